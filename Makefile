@@ -1,0 +1,58 @@
+# X11UI: the two commands are `make demo` and `make test`. Both install what is missing first
+# (Debian/Ubuntu, apt-get; sudo when not root). The Swift 6 toolchain itself must be on PATH.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+SCREENSHOTS ?= assets/screenshots
+
+# Build: X11, Xft, fontconfig, cairo, RandR, XFixes headers; tests and tools: XTest, X-Resource,
+# Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests); fonts: Latin, Korean,
+# Japanese and emoji so every character the demo shows has a glyph.
+PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
+	libcairo2-dev libxrandr-dev libxfixes-dev libxtst-dev libxres-dev xvfb x11-xserver-utils \
+	xcompmgr fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-noto-color-emoji
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build demo test lint bench sanitize docs clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "error: swift (6.0 or newer) is not on PATH"; exit 1; }
+
+build: deps
+	$(SWIFT) build
+
+# With a display: the demo on it. Without: the demo on a private Xvfb, toured by XTest, with
+# a screenshot of every scene written to $(SCREENSHOTS).
+demo: deps
+	$(SWIFT) build --product tooltip-demo
+	$(SWIFT) build --product demo-tour
+	@if [ -n "$$DISPLAY" ]; then \
+		exec .build/debug/tooltip-demo; \
+	else \
+		.build/debug/demo-tour --output $(SCREENSHOTS); \
+	fi
+
+# Every test. Tests start their own Xvfb on a free display number; none needs $$DISPLAY.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests
+
+bench: deps
+	$(SWIFT) run -c release tooltip-bench
+
+sanitize: deps
+	$(SWIFT) test --sanitize=address
+
+clean:
+	$(SWIFT) package clean

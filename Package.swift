@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "X11UI",
+    products: [
+        .library(name: "X11UI", targets: ["X11UI"]),
+        .executable(name: "tooltip-demo", targets: ["tooltip-demo"]),
+    ],
+    targets: [
+        // Xlib, Xft, fontconfig, cairo and the X extensions the toolkit uses.
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "cairo-xlib",
+            providers: [
+                .apt([
+                    "libx11-dev", "libxext-dev", "libxrender-dev", "libxft-dev", "libfontconfig-dev",
+                    "libcairo2-dev", "libxrandr-dev", "libxfixes-dev",
+                ])
+            ]
+        ),
+        // XTest and X-Resource: only the test harness and the benchmark drive the pointer and
+        // count server resources, so programs built on X11UI never link them.
+        .systemLibrary(
+            name: "CXTest",
+            providers: [.apt(["libxtst-dev", "libxres-dev"])]
+        ),
+        .target(name: "X11UI", dependencies: ["CX11"]),
+        .target(name: "X11TestSupport", dependencies: ["X11UI", "CX11", "CXTest"]),
+        .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
+        .testTarget(name: "X11UITests", dependencies: ["X11UI"]),
+        .testTarget(
+            name: "IntegrationTests",
+            // The executables are dependencies so that `swift test` builds them to drive.
+            dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo"]
+        ),
+        .testTarget(name: "ReliabilityTests", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,144 @@
+import Foundation
+
+/// A child process started with `posix_spawn`, with a clean signal mask and default signal
+/// handlers (a child spawned from a thread that blocks signals otherwise ignores SIGTERM), and
+/// stopped without hanging.
+public final class ChildProcess: @unchecked Sendable {
+    /// Where a child's output goes.
+    public enum Output: Sendable {
+        case null
+        /// A pipe this object reads (`readAvailable()`).
+        case pipe
+        /// Appended to a file.
+        case file(String)
+    }
+
+    public let pid: pid_t
+    private var status: Int32?
+    /// The read end of the stdout pipe (when `.pipe`).
+    public let stdoutFD: Int32
+    /// The read end of the stderr pipe (when `.pipe`).
+    public let stderrFD: Int32
+
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdout: Output = .null,
+        stderr: Output = .null
+    ) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var readEnds: [Int32] = [-1, -1]
+        var writeEnds: [Int32] = []
+        for (index, output) in [stdout, stderr].enumerated() {
+            let target = Int32(index + 1)
+            switch output {
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+            case .file(let file):
+                posix_spawn_file_actions_addopen(&actions, target, file, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            case .pipe:
+                var fds: [Int32] = [0, 0]
+                guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe failed") }
+                _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+                readEnds[index] = fds[0]
+                writeEnds.append(fds[1])
+                posix_spawn_file_actions_adddup2(&actions, fds[1], target)
+                posix_spawn_file_actions_addclose(&actions, fds[1])
+            }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, path, &actions, &attributes, argv, env)
+        for fd in writeEnds { close(fd) }
+        guard result == 0 else {
+            readEnds.filter { $0 >= 0 }.forEach { close($0) }
+            throw SpawnError(description: "cannot run \(path): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        stdoutFD = readEnds[0]
+        stderrFD = readEnds[1]
+    }
+
+    deinit {
+        stop()
+        if stdoutFD >= 0 { close(stdoutFD) }
+        if stderrFD >= 0 { close(stderrFD) }
+    }
+
+    /// Whether the child still runs (reaps it when it has exited).
+    public var isRunning: Bool {
+        guard status == nil else { return false }
+        var raw: Int32 = 0
+        let result = waitpid(pid, &raw, WNOHANG)
+        if result == pid {
+            status = raw
+            return false
+        }
+        return result == 0
+    }
+
+    /// The exit status, once exited (128 + signal number when killed by a signal).
+    public var exitStatus: Int32? {
+        guard !isRunning, let status else { return nil }
+        if status & 0x7f == 0 { return (status >> 8) & 0xff }
+        return 128 + (status & 0x7f)
+    }
+
+    /// Sends a signal.
+    public func signal(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Waits for the child to exit; returns its status, or nil on timeout.
+    @discardableResult
+    public func wait(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning && Date() < deadline { usleep(1000) }
+        return exitStatus
+    }
+
+    /// SIGTERM (or SIGKILL when `abruptly`), then SIGKILL if the child lingers.
+    public func stop(abruptly: Bool = false) {
+        guard isRunning else { return }
+        kill(pid, abruptly ? SIGKILL : SIGTERM)
+        if wait(timeout: 3) == nil {
+            kill(pid, SIGKILL)
+            wait(timeout: 3)
+        }
+    }
+
+    /// Reads what the child wrote to a pipe so far (non-blocking after `timeout`).
+    public static func read(_ fd: Int32, timeout: TimeInterval = 0) -> String {
+        guard fd >= 0 else { return "" }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var wait = Int32(timeout * 1000)
+        while poll(&pfd, 1, wait) > 0 {
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            result += buffer.prefix(count)
+            wait = 0
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}

@@ -1,0 +1,240 @@
+import CX11
+import CXTest
+import Foundation
+
+/// A second X connection that looks at the server from outside, as a user or a test tool
+/// would: it moves the pointer and clicks with XTest, lists mapped windows, reads properties
+/// and pixels.
+public final class ServerProbe: @unchecked Sendable {
+    public let display: OpaquePointer
+    public let root: UInt
+    private var atomCache: [String: UInt] = [:]
+
+    /// A window as the server sees it.
+    public struct WindowInfo: Sendable, CustomStringConvertible {
+        public var id: UInt
+        /// Position on the screen and size.
+        public var frame: (x: Int, y: Int, width: Int, height: Int)
+        public var isOverrideRedirect: Bool
+        public var isMapped: Bool
+        public var depth: Int
+        public var description: String {
+            "0x\(String(id, radix: 16)) \(frame) or=\(isOverrideRedirect) mapped=\(isMapped) depth=\(depth)"
+        }
+    }
+
+    public init(display name: String) throws {
+        guard let display = XOpenDisplay(name) else {
+            throw XvfbServer.StartError(description: "cannot open \(name)")
+        }
+        self.display = display
+        root = XDefaultRootWindow(display)
+        // Windows come and go under a probe's feet; an error must not end the test run
+        // (Xlib's default handler exits).
+        XSetErrorHandler { _, event in
+            if let event, event.pointee.error_code != 3 /* BadWindow */ {
+                let e = event.pointee
+                FileHandle.standardError.write(
+                    Data("probe: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n".utf8))
+            }
+            return 0
+        }
+        // Nor must the server going away (a test may kill it on purpose).
+        XSetIOErrorHandler { _ in 0 }
+        XSetIOErrorExitHandler(display, { _, _ in }, nil)
+    }
+
+    deinit { XCloseDisplay(display) }
+
+    public func atom(_ name: String) -> UInt {
+        if let atom = atomCache[name] { return atom }
+        let atom = XInternAtom(display, name, 0)
+        atomCache[name] = atom
+        return atom
+    }
+
+    // MARK: - Driving the pointer and keyboard
+
+    /// Moves the pointer to a point on the screen.
+    public func movePointer(to x: Int, _ y: Int) {
+        XTestFakeMotionEvent(display, -1, Int32(x), Int32(y), 0)
+        XFlush(display)
+    }
+
+    /// Presses or releases a pointer button (1 primary, 3 secondary, 4/5 wheel).
+    public func button(_ number: UInt32, down: Bool) {
+        XTestFakeButtonEvent(display, number, down ? 1 : 0, 0)
+        XFlush(display)
+    }
+
+    /// A click: press and release.
+    public func click(_ number: UInt32 = 1) {
+        button(number, down: true)
+        button(number, down: false)
+    }
+
+    /// Presses and releases a key by keysym (`0xff1b` Escape, `0xff09` Tab), with Shift when
+    /// asked.
+    public func key(_ keysym: UInt, shift: Bool = false) {
+        let shiftCode = XKeysymToKeycode(display, 0xffe1)
+        if shift { XTestFakeKeyEvent(display, UInt32(shiftCode), 1, 0) }
+        let code = XKeysymToKeycode(display, keysym)
+        XTestFakeKeyEvent(display, UInt32(code), 1, 0)
+        XTestFakeKeyEvent(display, UInt32(code), 0, 0)
+        if shift { XTestFakeKeyEvent(display, UInt32(shiftCode), 0, 0) }
+        XFlush(display)
+    }
+
+    /// Where the pointer is.
+    public var pointer: (x: Int, y: Int) {
+        var rootReturn: UInt = 0
+        var child: UInt = 0
+        var rx: Int32 = 0
+        var ry: Int32 = 0
+        var wx: Int32 = 0
+        var wy: Int32 = 0
+        var mask: UInt32 = 0
+        XQueryPointer(display, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
+        return (Int(rx), Int(ry))
+    }
+
+    // MARK: - Windows
+
+    /// The root's children, bottom to top, with their attributes.
+    public func topLevelWindows() -> [WindowInfo] {
+        var rootReturn: UInt = 0
+        var parent: UInt = 0
+        var children: UnsafeMutablePointer<UInt>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
+        defer { XFree(children) }
+        return (0..<Int(count)).compactMap { info(children[$0]) }
+    }
+
+    /// Attributes of one window; nil when it is gone.
+    public func info(_ window: UInt) -> WindowInfo? {
+        var attributes = XWindowAttributes()
+        guard XGetWindowAttributes(display, window, &attributes) != 0 else { return nil }
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var child: UInt = 0
+        XTranslateCoordinates(display, window, root, 0, 0, &x, &y, &child)
+        return WindowInfo(
+            id: window, frame: (Int(x), Int(y), Int(attributes.width), Int(attributes.height)),
+            isOverrideRedirect: attributes.override_redirect != 0, isMapped: attributes.map_state == IsViewable,
+            depth: Int(attributes.depth))
+    }
+
+    /// Mapped override-redirect windows (tooltips, menus), bottom to top.
+    public func mappedPopups() -> [WindowInfo] {
+        topLevelWindows().filter { $0.isOverrideRedirect && $0.isMapped }
+    }
+
+    /// A text property (`_NET_WM_NAME`, `WM_NAME`, `WM_CLASS` with NULs kept).
+    public func string(_ window: UInt, _ property: String) -> String? {
+        guard let (_, format, bytes) = raw(window, property), format == 8 else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A format-32 property as numbers (atoms, windows, cardinals).
+    public func longs(_ window: UInt, _ property: String) -> [Int]? {
+        guard let (_, format, bytes) = raw(window, property), format == 32 else { return nil }
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Int.self)) }
+    }
+
+    /// An atom's name.
+    public func atomName(_ atom: UInt) -> String? {
+        guard let name = XGetAtomName(display, atom) else { return nil }
+        defer { XFree(name) }
+        return String(cString: name)
+    }
+
+    private func raw(_ window: UInt, _ property: String) -> (UInt, Int32, [UInt8])? {
+        var type: UInt = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(
+                display, window, atom(property), 0, 1 << 20, 0, 0 /* AnyPropertyType */, &type, &format, &count,
+                &after, &data) == Success, let data, type != 0
+        else { return nil }
+        defer { XFree(data) }
+        let itemSize = format == 32 ? MemoryLayout<Int>.size : Int(format) / 8
+        return (type, format, Array(UnsafeBufferPointer(start: data, count: Int(count) * itemSize)))
+    }
+
+    /// The name of the window's `_NET_WM_WINDOW_TYPE`.
+    public func windowType(_ window: UInt) -> String? {
+        longs(window, "_NET_WM_WINDOW_TYPE")?.first.flatMap { atomName(UInt($0)) }
+    }
+
+    /// The top-level window whose `_NET_WM_NAME` is `name`.
+    public func window(named name: String) -> WindowInfo? {
+        topLevelWindows().first { string($0.id, "_NET_WM_NAME") == name }
+    }
+
+    /// Destroys a window as another client would (a protocol race for its owner).
+    public func destroy(_ window: UInt) {
+        XDestroyWindow(display, window)
+        XSync(display, 0)
+    }
+
+    // MARK: - Pixels
+
+    /// The colour of a pixel of the screen, as 0xRRGGBB.
+    public func pixel(_ x: Int, _ y: Int) -> UInt32 {
+        guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, UInt(0xffffffff), ZPixmap) else {
+            return 0
+        }
+        defer { _ = image.pointee.f.destroy_image(image) }
+        return UInt32(truncatingIfNeeded: image.pointee.f.get_pixel(image, 0, 0)) & 0xffffff
+    }
+
+    /// Writes a screenshot of the screen (or a part of it) as PNG.
+    public func screenshot(to path: String, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws {
+        let screen = XDefaultScreen(display)
+        let w = width ?? Int(XDisplayWidth(display, screen))
+        let h = height ?? Int(XDisplayHeight(display, screen))
+        guard let image = XGetImage(display, root, Int32(x), Int32(y), UInt32(w), UInt32(h), UInt(0xffffffff), ZPixmap)
+        else { throw XvfbServer.StartError(description: "XGetImage failed") }
+        defer { _ = image.pointee.f.destroy_image(image) }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h))!
+        defer { cairo_surface_destroy(surface) }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        for row in 0..<h {
+            let line = data.advanced(by: row * stride).withMemoryRebound(to: UInt32.self, capacity: w) { $0 }
+            for column in 0..<w {
+                line[column] =
+                    UInt32(truncatingIfNeeded: image.pointee.f.get_pixel(image, Int32(column), Int32(row))) & 0xffffff
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        guard cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS else {
+            throw XvfbServer.StartError(description: "cannot write \(path)")
+        }
+    }
+
+    // MARK: - Resources (X-Resource extension)
+
+    /// Counts of server resources (windows, pixmaps, GCs, pictures, fonts, …) by type name that
+    /// belong to the client owning `window`.
+    public func resourceCounts(ofClientOwning window: UInt) -> [String: Int] {
+        var count: Int32 = 0
+        var types: UnsafeMutablePointer<XResType>?
+        // The client's resource-id base is the window id with the low bits cleared.
+        let base = window & ~UInt(0x1fffff)
+        guard XResQueryClientResources(display, base, &count, &types) != 0, let types else { return [:] }
+        defer { XFree(types) }
+        var result: [String: Int] = [:]
+        for i in 0..<Int(count) {
+            let name = atomName(types[i].resource_type) ?? "?"
+            result[name] = Int(types[i].count)
+        }
+        return result
+    }
+
+    public func sync() { XSync(display, 0) }
+}

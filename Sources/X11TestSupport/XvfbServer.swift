@@ -1,0 +1,70 @@
+import Foundation
+
+/// A private Xvfb for tests, tours and the benchmark: it picks a free display number itself
+/// (`-displayfd`), and on `stop()` it is killed and its lock file and socket are removed — never
+/// any other display's.
+public final class XvfbServer: @unchecked Sendable {
+    /// The display name (`":93"`).
+    public let display: String
+    /// The display number.
+    public let number: Int
+    private let process: ChildProcess
+    /// The screen size.
+    public let width: Int
+    public let height: Int
+
+    /// Why Xvfb could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts Xvfb with one screen and waits until it accepts connections.
+    ///
+    /// - Parameters:
+    ///   - extraArguments: more Xvfb arguments (`["-dpi", "144"]`).
+    public init(width: Int = 1280, height: Int = 800, depth: Int = 24, extraArguments: [String] = []) throws {
+        self.width = width
+        self.height = height
+        // Xvfb writes the display number to its standard output once it accepts connections;
+        // the pipe stays open for its lifetime (closing it would kill Xvfb with SIGPIPE).
+        process = try ChildProcess(
+            XvfbServer.xvfbPath,
+            ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
+                + extraArguments, stdout: .pipe)
+        var text = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !text.contains("\n") && Date() < deadline && process.isRunning {
+            text += ChildProcess.read(process.stdoutFD, timeout: 0.05)
+        }
+        guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.stop(abruptly: true)
+            throw StartError(description: "Xvfb did not start (is the xvfb package installed?)")
+        }
+        self.number = number
+        display = ":\(number)"
+    }
+
+    deinit { stop() }
+
+    /// The Xvfb binary.
+    static var xvfbPath: String {
+        for path in ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"] where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        return "/usr/bin/Xvfb"
+    }
+
+    /// The server's process id.
+    public var pid: Int32 { process.pid }
+
+    /// Whether the server still runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Kills the server (SIGKILL when `abruptly`, to test a server that dies) and removes its
+    /// lock file and socket.
+    public func stop(abruptly: Bool = false) {
+        process.stop(abruptly: abruptly)
+        try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+    }
+}

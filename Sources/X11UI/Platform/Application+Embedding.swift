@@ -1,0 +1,64 @@
+public import CX11
+
+/// Driving X11UI from a host program's own loop.
+///
+/// A program that polls itself watches `fileDescriptor` and `nextDeadline` and calls
+/// `processPending()` when either comes due:
+///
+/// ```swift
+/// var fds = [pollfd(fd: app.fileDescriptor, events: Int16(POLLIN), revents: 0), myFD]
+/// let timeout = app.nextDeadline.map { Int32(max(0, ($0 - .now()).milliseconds)) } ?? -1
+/// poll(&fds, 2, timeout)
+/// app.processPending()
+/// ```
+///
+/// A program that already calls `XNextEvent` passes each event to `handle(_:)`, keeps those it
+/// returns false for, calls `fireTimers(now:)` when `nextDeadline` passes, and `flush()` before
+/// it blocks again.
+extension Application {
+    /// The X connection's file descriptor, for a host loop's `poll` or `select`.
+    public var fileDescriptor: Int32 { connection.fileDescriptor }
+
+    /// When X11UI next needs `processPending()` or `fireTimers(now:)` called, even if the
+    /// connection stays quiet; nil when no timer is pending.
+    public var nextDeadline: MonotonicInstant? { timers.nextDeadline }
+
+    /// Reads and handles every event waiting on the connection, fires due timers, lays out and
+    /// paints what changed, and flushes. Call it when the file descriptor is readable or the
+    /// deadline passes. Host windows' events it reads are handed to the host's targets.
+    public func processPending() {
+        guard !isClosed, !connection.isBroken else { return }
+        let display = connection.display
+        var event = XEvent()
+        while !connection.isBroken, XPending(display) > 0 {
+            XNextEvent(display, &event)
+            if shouldCompress(&event) { continue }
+            _ = dispatch(translator.translate(&event))
+        }
+        fireTimers(now: .now())
+        updateWindows()
+        connection.flush()
+    }
+
+    /// Handles one event a host program read with `XNextEvent`.
+    ///
+    /// - Returns: whether X11UI consumed the event; pass unconsumed events on to the host's own
+    ///   handling. Call `flush()` (or `processPending()`) once the host's batch of events is done.
+    public func handle(_ event: XEvent) -> Bool {
+        guard !isClosed, !connection.isBroken else { return false }
+        var copy = event
+        let consumed = dispatch(translator.translate(&copy))
+        updateWindows()
+        return consumed
+    }
+
+    /// Fires the timers due at `now` (tooltip delays, for instance).
+    public func fireTimers(now: MonotonicInstant = .now()) {
+        timers.fireDue(at: now)
+        updateWindows()
+    }
+
+    /// Sends X11UI's buffered requests to the server.
+    public func flush() { connection.flush() }
+
+}

@@ -1,0 +1,225 @@
+internal import CX11
+internal import Glibc
+
+/// Something that receives the events of one X window.
+@MainActor
+protocol EventTarget: AnyObject {
+    /// Handles an event for the target's window; returns whether X11UI consumed it (a host
+    /// program that passes events through keeps the ones X11UI did not consume).
+    func handle(_ event: Event) -> Bool
+}
+
+/// The connection to the X server and the run loop every X11UI program has one of.
+///
+/// ```swift
+/// let app = try Application()          // throws X11UIError when there is no display
+/// let window = Window(title: "Hello", content: Label("Hello, X11"))
+/// window.show()
+/// try app.run()                        // returns when the last window closes
+/// ```
+///
+/// The run loop is single-threaded: it drains Xlib's event queue, fires due timers, lays out and
+/// paints the windows that need it, flushes, and then sleeps in `poll()` until the X connection
+/// has data or the next timer is due. An idle program uses no CPU.
+@MainActor
+public final class Application {
+    /// The most recently created application that is still open; windows created without an
+    /// explicit application use it.
+    public private(set) static var current: Application?
+
+    let connection: DisplayConnection
+    let translator: EventTranslator
+    var timers = TimerQueue()
+    private var targets: [UInt: any EventTarget] = [:]
+    private var windowsNeedingUpdate: [Window] = []
+    private var quitRequested = false
+    private(set) var isClosed = false
+    /// Top-level windows that are open, for `quitsWhenLastWindowCloses`.
+    var openWindows: [Window] = []
+
+    /// Whether `run()` returns once the last top-level window is closed (true by default).
+    public var quitsWhenLastWindowCloses = true
+    /// Fonts, colours and images kept between paints, shared by every window.
+    let resources: DrawingResources
+    /// Monitors and compositor state.
+    let screen: ScreenInfo
+    /// The global defaults for tooltips, and the one tooltip controller of this display.
+    public private(set) lazy var toolTips = ToolTipController(application: self)
+    /// The PRIMARY and CLIPBOARD selections the application owns.
+    private(set) lazy var selections = Selections(application: self)
+    /// Appends layout and tooltip events to `X11UI_INSPECT`'s file, when set.
+    let inspector: Inspector?
+
+    /// Opens a connection to the X server.
+    ///
+    /// - Parameter displayName: the display to open (`":0"`); nil or empty uses `$DISPLAY`.
+    /// - Throws: `X11UIError.noDisplay` or `.cannotOpenDisplay(name:)`, naming the display.
+    public convenience init(displayName: String? = nil) throws(X11UIError) {
+        self.init(connection: try DisplayConnection(name: displayName))
+    }
+
+    /// Creates an application on a display the host program opened and keeps.
+    ///
+    /// X11UI never closes this display and leaves the host's I/O-error handling alone; protocol
+    /// errors about resources X11UI did not create go to the host's error handler.
+    ///
+    /// - Parameter display: the host's `Display*`.
+    public convenience init(display: OpaquePointer) {
+        self.init(connection: DisplayConnection(display: display, owns: false))
+    }
+
+    private init(connection: DisplayConnection) {
+        self.connection = connection
+        translator = EventTranslator(extensions: connection.extensions)
+        resources = DrawingResources(connection: connection)
+        screen = ScreenInfo(connection: connection)
+        inspector = Inspector.fromEnvironment()
+        Application.current = self
+    }
+
+    /// The name of the display (`":0"`).
+    public var displayName: String { connection.name }
+
+    /// The scale factor for sizes given at 96 dpi, from `Xft.dpi`.
+    public var scale: Double { connection.dpi / 96 }
+
+    /// Whether the connection to the X server was lost.
+    public var isConnectionLost: Bool { connection.isBroken }
+
+    /// Protocol errors received and survived (races count here too).
+    public var protocolErrorCount: Int { connection.errorCount }
+
+    /// Closes every window and, when X11UI opened it, the display.
+    public func close() {
+        guard !isClosed else { return }
+        for window in openWindows { window.close() }
+        toolTips.tearDown()
+        selections.tearDown()
+        resources.removeAll()
+        targets.removeAll()
+        connection.flush()
+        connection.close()
+        isClosed = true
+        if Application.current === self { Application.current = nil }
+    }
+
+    // MARK: - Running
+
+    /// Runs the loop until `quit()` is called or the last window closes.
+    ///
+    /// - Throws: `X11UIError.connectionLost(name:)` when the X server goes away.
+    public func run() throws(X11UIError) {
+        quitRequested = false
+        while !quitRequested {
+            try runOnce(timeout: nil)
+        }
+    }
+
+    /// Runs the loop until `condition` holds or `timeout` passes; returns whether it held.
+    @discardableResult
+    public func run(
+        until condition: () -> Bool, timeout: Duration = .seconds(5)
+    ) throws(X11UIError) -> Bool {
+        let end = MonotonicInstant.now() + timeout
+        while !condition() {
+            let now = MonotonicInstant.now()
+            if now >= end { return false }
+            try runOnce(timeout: end - now)
+        }
+        return true
+    }
+
+    /// Runs the loop for a while (tests and tours use it to let time pass).
+    public func run(for duration: Duration) throws(X11UIError) {
+        let end = MonotonicInstant.now() + duration
+        while MonotonicInstant.now() < end {
+            try runOnce(timeout: end - MonotonicInstant.now())
+        }
+    }
+
+    /// Makes `run()` return after the current turn.
+    public func quit() { quitRequested = true }
+
+    /// One turn: process what is pending, then sleep until there is more or `timeout` passes.
+    private func runOnce(timeout: Duration?) throws(X11UIError) {
+        processPending()
+        if connection.isBroken { throw X11UIError.connectionLost(name: connection.name) }
+        if quitRequested || isClosed { return }
+        // Events Xlib already read (while painting, say) do not wake poll(): st's x.c does this.
+        if XEventsQueued(connection.display, QueuedAlready) > 0 { return }
+        var wait = timeout.map { max(0, $0.nanoseconds) }
+        if let deadline = timers.nextDeadline {
+            let untilTimer = max(0, (deadline - MonotonicInstant.now()).nanoseconds)
+            wait = min(wait ?? untilTimer, untilTimer)
+        }
+        // Round up so a timer is never woken a hair early and spun on.
+        let milliseconds = wait.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1
+        var descriptor = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, milliseconds)
+    }
+
+    // MARK: - Timers
+
+    /// Calls `action` once, `delay` from now, on the run loop.
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> EventTimer {
+        schedule(at: .now() + delay, action)
+    }
+
+    /// Calls `action` once at `deadline`, on the run loop.
+    @discardableResult
+    public func schedule(at deadline: MonotonicInstant, _ action: @escaping @MainActor () -> Void) -> EventTimer {
+        let timer = EventTimer(deadline: deadline, action: action)
+        timers.insert(timer)
+        return timer
+    }
+
+    /// The number of timers still pending (for tests of cancellation).
+    public var pendingTimerCount: Int { timers.count }
+
+    // MARK: - Dispatch
+
+    func register(_ target: any EventTarget, for window: UInt) { targets[window] = target }
+    func unregister(window: UInt) { targets[window] = nil }
+    func target(for window: UInt) -> (any EventTarget)? { targets[window] }
+
+    /// Dispatches a translated event; returns whether it was X11UI's.
+    @discardableResult
+    func dispatch(_ event: Event) -> Bool {
+        switch event {
+        case .screenChange:
+            screen.invalidateMonitors()
+            return false
+        case .selectionOwnerChange(let selection, let owner):
+            if selection == connection.atoms.compositorSelection { screen.compositorChanged(owner: owner) }
+            return false
+        default:
+            guard let target = targets[event.window] else { return false }
+            return target.handle(event)
+        }
+    }
+
+    /// Motion compression: skips a motion event when another one for the same window is
+    /// already queued, as GTK does, so a fast pointer costs one hit test per batch.
+    func shouldCompress(_ event: inout XEvent) -> Bool {
+        guard event.type == MotionNotify, XEventsQueued(connection.display, QueuedAlready) > 0 else { return false }
+        var next = XEvent()
+        XPeekEvent(connection.display, &next)
+        return next.type == MotionNotify && next.xmotion.window == event.xmotion.window
+            && next.xmotion.state == event.xmotion.state
+    }
+
+    // MARK: - Layout and painting, once per turn
+
+    func setNeedsUpdate(_ window: Window) {
+        if !windowsNeedingUpdate.contains(where: { $0 === window }) { windowsNeedingUpdate.append(window) }
+    }
+
+    func updateWindows() {
+        while !windowsNeedingUpdate.isEmpty, !connection.isBroken {
+            let windows = windowsNeedingUpdate
+            windowsNeedingUpdate.removeAll()
+            for window in windows { window.updateIfNeeded() }
+        }
+    }
+}

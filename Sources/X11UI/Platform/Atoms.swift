@@ -1,0 +1,104 @@
+internal import CX11
+
+/// The atoms X11UI uses, interned in one batch (one round trip) when the display opens.
+struct Atoms {
+    let wmProtocols: UInt
+    let wmDeleteWindow: UInt
+    let wmTakeFocus: UInt
+    let wmName: UInt
+    let wmClass: UInt
+    let wmTransientFor: UInt
+    let netWMName: UInt
+    let netWMPid: UInt
+    let netWMWindowType: UInt
+    let netWMWindowTypeNormal: UInt
+    let netWMWindowTypeTooltip: UInt
+    let netWMState: UInt
+    let utf8String: UInt
+    let string: UInt
+    let clipboard: UInt
+    let primary: UInt
+    let targets: UInt
+    let text: UInt
+    let incr: UInt
+    let atom: UInt
+    let selectionProperty: UInt
+    /// `_NET_WM_CM_S<screen>`: owned by the running compositor, if any.
+    let compositorSelection: UInt
+
+    init(display: OpaquePointer, screen: Int32) {
+        let names = [
+            "WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "_NET_WM_NAME", "_NET_WM_PID",
+            "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_TOOLTIP",
+            "_NET_WM_STATE", "UTF8_STRING", "CLIPBOARD", "TARGETS", "TEXT", "INCR",
+            "X11UI_SELECTION", "_NET_WM_CM_S\(screen)",
+        ]
+        var values = [UInt](repeating: 0, count: names.count)
+        var cStrings = names.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        _ = XInternAtoms(display, &cStrings, Int32(names.count), 0, &values)
+        var index = 0
+        func next() -> UInt {
+            defer { index += 1 }
+            return values[index]
+        }
+        wmProtocols = next()
+        wmDeleteWindow = next()
+        wmTakeFocus = next()
+        netWMName = next()
+        netWMPid = next()
+        netWMWindowType = next()
+        netWMWindowTypeNormal = next()
+        netWMWindowTypeTooltip = next()
+        netWMState = next()
+        utf8String = next()
+        clipboard = next()
+        targets = next()
+        text = next()
+        incr = next()
+        selectionProperty = next()
+        compositorSelection = next()
+        // Predefined atoms (X11/Xatom.h) need no round trip.
+        wmName = 39  // XA_WM_NAME
+        wmClass = 67  // XA_WM_CLASS
+        wmTransientFor = 68  // XA_WM_TRANSIENT_FOR
+        string = 31  // XA_STRING
+        primary = 1  // XA_PRIMARY
+        atom = 4  // XA_ATOM
+    }
+}
+
+/// The X extensions X11UI uses and their event numbers.
+struct Extensions {
+    /// Shape: exact tooltip outlines when no compositor runs.
+    let hasShape: Bool
+    /// RandR ≥ 1.5 monitors; nil when absent.
+    let randrEventBase: Int32?
+    let randrMonitors: Bool
+    /// XFixes selection-owner events (compositor start and stop); nil when absent.
+    let xfixesEventBase: Int32?
+
+    init(display: OpaquePointer) {
+        var event: Int32 = 0
+        var error: Int32 = 0
+        hasShape = XShapeQueryExtension(display, &event, &error) != 0
+        if XRRQueryExtension(display, &event, &error) != 0 {
+            randrEventBase = event
+            var major: Int32 = 0
+            var minor: Int32 = 0
+            XRRQueryVersion(display, &major, &minor)
+            randrMonitors = major > 1 || (major == 1 && minor >= 5)
+        } else {
+            randrEventBase = nil
+            randrMonitors = false
+        }
+        if XFixesQueryExtension(display, &event, &error) != 0 {
+            var major: Int32 = 5
+            var minor: Int32 = 0
+            XFixesQueryVersion(display, &major, &minor)
+            xfixesEventBase = event
+        } else {
+            xfixesEventBase = nil
+        }
+    }
+}

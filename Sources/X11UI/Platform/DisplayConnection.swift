@@ -1,0 +1,116 @@
+internal import CX11
+
+/// One connection to an X server: the `Display*`, its default screen, the interned atoms and
+/// the extensions X11UI uses.
+///
+/// It closes the display only when it opened it; a host program's display stays the host's.
+final class DisplayConnection {
+    let display: OpaquePointer
+    /// Whether X11UI opened the display (and so closes it).
+    let ownsDisplay: Bool
+    /// The display's name as the user would type it (`:0`).
+    let name: String
+    let screen: Int32
+    let root: UInt
+    let visual: UnsafeMutablePointer<Visual>
+    let depth: Int32
+    let colormap: UInt
+    let atoms: Atoms
+    let extensions: Extensions
+    /// Xft.dpi from the RESOURCE_MANAGER property read at connection time (96 when unset).
+    let dpi: Double
+    /// The X resource database text, as read at connection time.
+    let resourceString: String
+
+    /// Set once the connection is gone; every later X call is skipped.
+    private(set) var isBroken = false
+    /// Protocol errors received and swallowed.
+    private(set) var errorCount = 0
+    /// Of those, the harmless races (`BadWindow` and friends on vanished resources).
+    private(set) var raceCount = 0
+    /// The most recent error, for tests and diagnostics.
+    private(set) var lastError: XProtocolError?
+    /// Resources X11UI created on a borrowed display; their errors are X11UI's to swallow.
+    private var ownedResources: Set<UInt> = []
+
+    /// Opens a display by name (nil or empty: `$DISPLAY`).
+    convenience init(name requested: String?) throws(X11UIError) {
+        let name = (requested?.isEmpty == false ? requested : nil) ?? Environment.value("DISPLAY") ?? ""
+        guard !name.isEmpty else { throw X11UIError.noDisplay }
+        XErrorTrap.install()
+        guard let display = XOpenDisplay(name) else { throw X11UIError.cannotOpenDisplay(name: name) }
+        self.init(display: display, owns: true, name: name)
+    }
+
+    /// Wraps an open display. When `owns` is false the host keeps it and its error handlers.
+    init(display: OpaquePointer, owns: Bool, name: String? = nil) {
+        XErrorTrap.install()
+        self.display = display
+        self.ownsDisplay = owns
+        self.name = name ?? String(cString: XDisplayString(display))
+        screen = XDefaultScreen(display)
+        root = XRootWindow(display, screen)
+        visual = XDefaultVisual(display, screen)
+        depth = XDefaultDepth(display, screen)
+        colormap = XDefaultColormap(display, screen)
+        atoms = Atoms(display: display, screen: screen)
+        extensions = Extensions(display: display)
+        resourceString = XResourceManagerString(display).map { String(cString: $0) } ?? ""
+        dpi = XResources(resourceString).double("Xft.dpi").flatMap { $0 >= 24 && $0 <= 960 ? $0 : nil } ?? 96
+        XErrorTrap.connections[display] = self
+        if owns { XSetIOErrorExitHandler(display, XErrorTrap.ioErrorExitHandler, nil) }
+    }
+
+    /// Closes the display if X11UI opened it; forgets it either way.
+    func close() {
+        guard XErrorTrap.connections[display] === self else { return }
+        XErrorTrap.connections[display] = nil
+        if ownsDisplay { XCloseDisplay(display) }
+    }
+
+    // MARK: - Errors
+
+    /// Whether an error about `resource` is X11UI's to handle.
+    func claims(errorOn resource: UInt) -> Bool {
+        ownsDisplay || ownedResources.contains(resource)
+    }
+
+    /// Notes a resource X11UI created or watches on a borrowed display.
+    func adopt(_ resource: UInt) {
+        if !ownsDisplay { ownedResources.insert(resource) }
+    }
+
+    /// Forgets a resource X11UI freed or stopped watching.
+    func release(_ resource: UInt) {
+        if !ownsDisplay { ownedResources.remove(resource) }
+    }
+
+    func record(_ event: XErrorEvent) {
+        let error = XProtocolError(
+            errorCode: event.error_code, requestCode: event.request_code, minorCode: event.minor_code,
+            resourceID: UInt(event.resourceid), serial: UInt(event.serial))
+        errorCount += 1
+        lastError = error
+        if error.isRace {
+            raceCount += 1
+            Log.debug("ignored \(error) (a resource that vanished)")
+        } else {
+            Log.warning("\(error) on \(name)")
+        }
+    }
+
+    func markBroken() { isBroken = true }
+
+    // MARK: - Connection state
+
+    /// The file descriptor of the connection, for `poll`.
+    var fileDescriptor: Int32 { XConnectionNumber(display) }
+
+    /// Sends buffered requests.
+    func flush() {
+        if !isBroken { XFlush(display) }
+    }
+
+    /// The serial number the next request will get; its differences count requests.
+    var nextRequestSerial: UInt { isBroken ? 0 : UInt(XNextRequest(display)) }
+}

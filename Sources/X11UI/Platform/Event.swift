@@ -1,0 +1,164 @@
+/// Keyboard and pointer-button modifiers held during an event.
+public struct Modifiers: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Shift.
+    public static let shift = Modifiers(rawValue: 1 << 0)
+    /// Caps Lock.
+    public static let capsLock = Modifiers(rawValue: 1 << 1)
+    /// Control.
+    public static let control = Modifiers(rawValue: 1 << 2)
+    /// Alt (Mod1).
+    public static let alt = Modifiers(rawValue: 1 << 3)
+    /// Super (Mod4).
+    public static let `super` = Modifiers(rawValue: 1 << 6)
+    /// The primary (left) button is down.
+    public static let button1 = Modifiers(rawValue: 1 << 8)
+    /// The middle button is down.
+    public static let button2 = Modifiers(rawValue: 1 << 9)
+    /// The secondary (right) button is down.
+    public static let button3 = Modifiers(rawValue: 1 << 10)
+}
+
+/// A pointer button, including the wheel "buttons" X11 reports as 4–7.
+public enum MouseButton: Hashable, Sendable {
+    case primary, middle, secondary
+    case scrollUp, scrollDown, scrollLeft, scrollRight
+    case other(UInt32)
+
+    init(x11 number: UInt32) {
+        switch number {
+        case 1: self = .primary
+        case 2: self = .middle
+        case 3: self = .secondary
+        case 4: self = .scrollUp
+        case 5: self = .scrollDown
+        case 6: self = .scrollLeft
+        case 7: self = .scrollRight
+        default: self = .other(number)
+        }
+    }
+
+    /// Whether this "button" is a wheel step rather than a press.
+    public var isScroll: Bool {
+        switch self {
+        case .scrollUp, .scrollDown, .scrollLeft, .scrollRight: return true
+        default: return false
+        }
+    }
+}
+
+/// A key, as X11UI's widgets care about it.
+public enum Key: Hashable, Sendable {
+    case escape, tab, `return`, space, backspace, delete
+    case left, right, up, down, home, end, pageUp, pageDown
+    /// A key that produces text (a letter, a digit, punctuation).
+    case character(Character)
+    /// Any other key, by its X keysym.
+    case other(UInt)
+}
+
+/// Where the pointer was during a pointer event.
+public struct PointerEvent: Sendable {
+    /// The X window the event was reported for.
+    public var window: UInt
+    /// The position in that window's coordinates.
+    public var location: Point
+    /// The position on the root window (the screen).
+    public var rootLocation: Point
+    /// Modifiers and buttons held.
+    public var modifiers: Modifiers
+    /// The server time of the event, in milliseconds.
+    public var time: UInt
+}
+
+/// A button press or release.
+public struct ButtonEvent: Sendable {
+    /// Where the pointer was.
+    public var pointer: PointerEvent
+    /// The button.
+    public var button: MouseButton
+}
+
+/// A key press or release.
+public struct KeyEvent: Sendable {
+    /// The X window the event was reported for.
+    public var window: UInt
+    /// The key.
+    public var key: Key
+    /// The text the key produces (may be empty).
+    public var text: String
+    /// Modifiers held.
+    public var modifiers: Modifiers
+    /// The pointer's position in the window at the time.
+    public var location: Point
+    /// The server time of the event, in milliseconds.
+    public var time: UInt
+}
+
+/// Why keyboard focus moved, as X11 reports it in FocusIn and FocusOut.
+public struct FocusChange: Sendable {
+    /// The X window the event was reported for.
+    public var window: UInt
+    /// Whether the change is real, as opposed to the side effects of a pointer-root focus
+    /// following the pointer or of a keyboard grab.
+    public var isReal: Bool
+}
+
+/// An X event, translated once from `XEvent` into Swift.
+public enum Event: Sendable {
+    case expose(window: UInt, rect: Rect, count: Int)
+    /// The window's size or position changed; the origin is in the parent's coordinates
+    /// (the root's when `synthetic`, as window managers send it).
+    case configure(window: UInt, frame: Rect, synthetic: Bool)
+    case map(window: UInt)
+    case unmap(window: UInt)
+    case destroy(window: UInt)
+    case reparent(window: UInt, parent: UInt)
+    case pointerMotion(PointerEvent)
+    case pointerEnter(PointerEvent)
+    case pointerLeave(PointerEvent)
+    case buttonPress(ButtonEvent)
+    case buttonRelease(ButtonEvent)
+    case keyPress(KeyEvent)
+    case keyRelease(KeyEvent)
+    case focusIn(FocusChange)
+    case focusOut(FocusChange)
+    case clientMessage(window: UInt, type: UInt, data: [Int])
+    case selectionRequest(SelectionConversionRequest)
+    case selectionClear(window: UInt, selection: UInt)
+    case propertyChange(window: UInt, atom: UInt)
+    /// The monitor layout changed (RandR).
+    case screenChange
+    /// The owner of a selection changed (XFixes); X11UI watches the compositor's.
+    case selectionOwnerChange(selection: UInt, owner: UInt)
+    /// An event X11UI does not use, by its type.
+    case other(type: Int32, window: UInt)
+
+    /// The window the event is about.
+    public var window: UInt {
+        switch self {
+        case .expose(let w, _, _), .configure(let w, _, _), .map(let w), .unmap(let w), .destroy(let w),
+            .reparent(let w, _), .clientMessage(let w, _, _), .selectionClear(let w, _),
+            .propertyChange(let w, _), .other(_, let w):
+            return w
+        case .pointerMotion(let p), .pointerEnter(let p), .pointerLeave(let p): return p.window
+        case .buttonPress(let b), .buttonRelease(let b): return b.pointer.window
+        case .keyPress(let k), .keyRelease(let k): return k.window
+        case .focusIn(let f), .focusOut(let f): return f.window
+        case .selectionRequest(let r): return r.owner
+        case .screenChange, .selectionOwnerChange: return 0
+        }
+    }
+}
+
+/// Another client asks for the contents of a selection X11UI owns.
+public struct SelectionConversionRequest: Sendable {
+    var owner: UInt
+    var requestor: UInt
+    var selection: UInt
+    var target: UInt
+    var property: UInt
+    var time: UInt
+}

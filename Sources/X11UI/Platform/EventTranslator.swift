@@ -1,0 +1,134 @@
+internal import CX11
+
+/// Translates `XEvent`s into `Event`s, in one place.
+struct EventTranslator {
+    let extensions: Extensions
+
+    func translate(_ event: inout XEvent) -> Event {
+        switch event.type {
+        case Expose:
+            let e = event.xexpose
+            return .expose(
+                window: e.window,
+                rect: Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)),
+                count: Int(e.count))
+        case ConfigureNotify:
+            let e = event.xconfigure
+            return .configure(
+                window: e.window,
+                frame: Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)),
+                synthetic: e.send_event != 0)
+        case MapNotify: return .map(window: event.xmap.window)
+        case UnmapNotify: return .unmap(window: event.xunmap.window)
+        case DestroyNotify: return .destroy(window: event.xdestroywindow.window)
+        case ReparentNotify: return .reparent(window: event.xreparent.window, parent: event.xreparent.parent)
+        case MotionNotify:
+            let e = event.xmotion
+            return .pointerMotion(
+                pointer(e.window, e.x, e.y, e.x_root, e.y_root, e.state, e.time))
+        case EnterNotify, LeaveNotify:
+            let e = event.xcrossing
+            let p = pointer(e.window, e.x, e.y, e.x_root, e.y_root, e.state, e.time)
+            return event.type == EnterNotify ? .pointerEnter(p) : .pointerLeave(p)
+        case ButtonPress, ButtonRelease:
+            let e = event.xbutton
+            let b = ButtonEvent(
+                pointer: pointer(e.window, e.x, e.y, e.x_root, e.y_root, e.state, e.time),
+                button: MouseButton(x11: e.button))
+            return event.type == ButtonPress ? .buttonPress(b) : .buttonRelease(b)
+        case KeyPress, KeyRelease:
+            let k = key(&event.xkey)
+            return event.type == KeyPress ? .keyPress(k) : .keyRelease(k)
+        case FocusIn, FocusOut:
+            let e = event.xfocus
+            // Pointer-root focus follows the pointer (NotifyPointer), grabs come and go
+            // (NotifyGrab/NotifyUngrab), and focus moving between our own subwindows
+            // (NotifyInferior) is no loss either.
+            let real =
+                e.mode != NotifyGrab && e.mode != NotifyUngrab && e.detail != NotifyPointer
+                && e.detail != NotifyInferior
+            let change = FocusChange(window: e.window, isReal: real)
+            return event.type == FocusIn ? .focusIn(change) : .focusOut(change)
+        case ClientMessage:
+            let e = event.xclient
+            let l = e.data.l
+            return .clientMessage(window: e.window, type: e.message_type, data: [l.0, l.1, l.2, l.3, l.4])
+        case SelectionRequest:
+            let e = event.xselectionrequest
+            return .selectionRequest(
+                SelectionConversionRequest(
+                    owner: e.owner, requestor: e.requestor, selection: e.selection, target: e.target,
+                    property: e.property, time: e.time))
+        case SelectionClear:
+            return .selectionClear(window: event.xselectionclear.window, selection: event.xselectionclear.selection)
+        case PropertyNotify:
+            return .propertyChange(window: event.xproperty.window, atom: event.xproperty.atom)
+        default:
+            return translateExtension(&event)
+        }
+    }
+
+    private func translateExtension(_ event: inout XEvent) -> Event {
+        if let base = extensions.randrEventBase,
+            event.type == base + RRScreenChangeNotify || event.type == base + RRNotify
+        {
+            XRRUpdateConfiguration(&event)
+            return .screenChange
+        }
+        if let base = extensions.xfixesEventBase, event.type == base + XFixesSelectionNotify {
+            return withUnsafePointer(to: &event) {
+                $0.withMemoryRebound(to: XFixesSelectionNotifyEvent.self, capacity: 1) {
+                    .selectionOwnerChange(selection: $0.pointee.selection, owner: $0.pointee.owner)
+                }
+            }
+        }
+        return .other(type: event.type, window: event.xany.window)
+    }
+
+    private func pointer(
+        _ window: UInt, _ x: Int32, _ y: Int32, _ rootX: Int32, _ rootY: Int32, _ state: UInt32, _ time: UInt
+    ) -> PointerEvent {
+        PointerEvent(
+            window: window, location: Point(x: Double(x), y: Double(y)),
+            rootLocation: Point(x: Double(rootX), y: Double(rootY)),
+            modifiers: Modifiers(rawValue: state & 0x1FFF), time: time)
+    }
+
+    private func key(_ event: inout XKeyEvent) -> KeyEvent {
+        var buffer = [CChar](repeating: 0, count: 32)
+        var keysym: KeySym = 0
+        let count = XLookupString(&event, &buffer, Int32(buffer.count - 1), &keysym, nil)
+        let bytes = buffer.prefix(Int(max(0, count))).map { UInt8(bitPattern: $0) }
+        // XLookupString produces Latin-1.
+        let text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        return KeyEvent(
+            window: event.window, key: Self.key(forKeysym: UInt(keysym)), text: text,
+            modifiers: Modifiers(rawValue: event.state & 0x1FFF),
+            location: Point(x: Double(event.x), y: Double(event.y)), time: event.time)
+    }
+
+    /// Maps an X keysym to a `Key`.
+    static func key(forKeysym keysym: UInt) -> Key {
+        switch keysym {
+        case 0xff1b: return .escape
+        case 0xff09, 0xfe20: return .tab  // Tab, ISO_Left_Tab (Shift-Tab)
+        case 0xff0d, 0xff8d: return .return  // Return, KP_Enter
+        case 0x20: return .space
+        case 0xff08: return .backspace
+        case 0xffff: return .delete
+        case 0xff51: return .left
+        case 0xff52: return .up
+        case 0xff53: return .right
+        case 0xff54: return .down
+        case 0xff50: return .home
+        case 0xff57: return .end
+        case 0xff55: return .pageUp
+        case 0xff56: return .pageDown
+        case 0x21...0x7e, 0xa0...0xff:
+            return Unicode.Scalar(UInt32(keysym)).map { .character(Character($0)) } ?? .other(keysym)
+        case 0x0100_0000...0x0110_ffff:
+            return Unicode.Scalar(UInt32(keysym - 0x0100_0000)).map { .character(Character($0)) } ?? .other(keysym)
+        default: return .other(keysym)
+        }
+    }
+}

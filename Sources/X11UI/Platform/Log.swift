@@ -1,0 +1,47 @@
+internal import Glibc
+
+/// How much X11UI reports on standard error.
+///
+/// The library never writes to standard output. Warnings (an X protocol error that is not a known
+/// harmless race, a font that could not be opened) go to standard error by default; debug lines
+/// (races such as `BadWindow` on a window another client destroyed) only when `X11UI_LOG=debug`.
+public enum LogLevel: Int, Sendable, Comparable {
+    /// Details useful while developing X11UI itself.
+    case debug = 0
+    /// Something went wrong and X11UI recovered.
+    case warning = 1
+    /// Nothing is reported.
+    case silent = 2
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The library's only way to report on standard error.
+enum Log {
+    /// The threshold, read once from `X11UI_LOG` (`debug`, `warning`, `silent`).
+    nonisolated(unsafe) static var level: LogLevel = {
+        switch Environment.value("X11UI_LOG") {
+        case "debug": return .debug
+        case "silent", "none": return .silent
+        default: return .warning
+        }
+    }()
+
+    static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+    static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+
+    private static func write(_ lineLevel: LogLevel, _ message: @autoclosure () -> String) {
+        guard lineLevel >= level, level != .silent else { return }
+        var line = Array(("X11UI: " + message() + "\n").utf8)
+        _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// Access to the process environment without Foundation.
+enum Environment {
+    /// The value of an environment variable, or nil when it is unset.
+    static func value(_ name: String) -> String? {
+        guard let raw = getenv(name) else { return nil }
+        return String(cString: raw)
+    }
+}

@@ -1,0 +1,69 @@
+internal import CX11
+
+/// The monitors of the screen and whether a compositor runs, kept up to date by events so
+/// that showing a tooltip never has to ask the server.
+@MainActor
+final class ScreenInfo {
+    private let connection: DisplayConnection
+    private var cachedMonitors: [Rect]?
+    /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
+    private(set) var isComposited: Bool
+    /// Called when compositing starts or stops.
+    var onCompositingChange: (() -> Void)?
+
+    init(connection: DisplayConnection) {
+        self.connection = connection
+        let display = connection.display
+        isComposited = XGetSelectionOwner(display, connection.atoms.compositorSelection) != 0
+        if connection.extensions.randrEventBase != nil {
+            XRRSelectInput(
+                display, connection.root,
+                Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
+        }
+        if connection.extensions.xfixesEventBase != nil {
+            XFixesSelectSelectionInput(
+                display, connection.root, connection.atoms.compositorSelection,
+                UInt(
+                    XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
+                        | XFixesSelectionClientCloseNotifyMask))
+        }
+    }
+
+    /// The screen's size.
+    var screenRect: Rect {
+        Rect(
+            x: 0, y: 0, width: Double(XDisplayWidth(connection.display, connection.screen)),
+            height: Double(XDisplayHeight(connection.display, connection.screen)))
+    }
+
+    /// The monitors (RandR 1.5), or the whole screen when RandR reports none.
+    var monitors: [Rect] {
+        if let cachedMonitors { return cachedMonitors }
+        var result: [Rect] = []
+        if connection.extensions.randrMonitors, !connection.isBroken {
+            var count: Int32 = 0
+            if let list = XRRGetMonitors(connection.display, connection.root, 1, &count) {
+                for i in 0..<Int(count) {
+                    let m = list[i]
+                    let rect = Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width), height: Double(m.height))
+                    if !rect.isEmpty { result.append(rect) }
+                }
+                XRRFreeMonitors(list)
+            }
+        }
+        if result.isEmpty { result = [screenRect] }
+        cachedMonitors = result
+        return result
+    }
+
+    /// Forgets the monitors (RandR said they changed); read again on next use.
+    func invalidateMonitors() { cachedMonitors = nil }
+
+    /// The owner of the compositor selection changed.
+    func compositorChanged(owner: UInt) {
+        let composited = owner != 0
+        guard composited != isComposited else { return }
+        isComposited = composited
+        onCompositingChange?()
+    }
+}

@@ -1,0 +1,42 @@
+/// The errors X11UI throws.
+///
+/// Each names what failed and where, in one line fit for a user's terminal.
+public enum X11UIError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `$DISPLAY` is unset or empty and no display name was given.
+    case noDisplay
+    /// The X server could not be reached (bad name, no server, connection refused).
+    case cannotOpenDisplay(name: String)
+    /// The connection to the X server was lost while running.
+    case connectionLost(name: String)
+    /// No font could be opened for a pattern (fontconfig found nothing at all).
+    case fontUnavailable(pattern: String)
+    /// An asset name that is not a plain file name (it would leave the assets folder).
+    case invalidAssetName(String)
+    /// No PNG asset of that name was found in any assets folder.
+    case assetNotFound(name: String)
+    /// A file could not be read as a PNG image.
+    case imageUnreadable(path: String)
+    /// The X server lacks an extension X11UI needs for this call.
+    case missingExtension(String)
+
+    public var description: String {
+        switch self {
+        case .noDisplay:
+            return "cannot open display: DISPLAY is not set"
+        case .cannotOpenDisplay(let name):
+            return "cannot open display \"\(name)\""
+        case .connectionLost(let name):
+            return "lost the connection to the X server on display \"\(name)\""
+        case .fontUnavailable(let pattern):
+            return "no font matches \"\(pattern)\""
+        case .invalidAssetName(let name):
+            return "invalid asset name \"\(name)\" (letters, digits, '-' and '_' only)"
+        case .assetNotFound(let name):
+            return "no asset named \"\(name)\" (looked in X11UI_ASSETS, next to the program, and in the package)"
+        case .imageUnreadable(let path):
+            return "cannot read PNG image \"\(path)\""
+        case .missingExtension(let name):
+            return "the X server lacks the \(name) extension"
+        }
+    }
+}

@@ -1,0 +1,314 @@
+/// Where a tooltip goes relative to its source: an edge, an alignment along that edge, and the
+/// gap between the arrow's tip and the source.
+///
+/// The 4 directions of a plain arrowed tooltip and the 6 top/bottom × left/centre/right arrow
+/// positions are all edge × alignment:
+///
+/// ```swift
+/// ToolTipPlacement(edge: .top, alignment: .start)    // above, left sides lined up
+/// ToolTipPlacement.trailing                          // to the right, centred
+/// ```
+public struct ToolTipPlacement: Hashable, Sendable {
+    /// The side of the source the tooltip sits on. Leading is left, trailing right.
+    public enum Edge: Hashable, Sendable, CaseIterable {
+        case top, bottom, leading, trailing
+
+        /// The other side.
+        public var opposite: Edge {
+            switch self {
+            case .top: return .bottom
+            case .bottom: return .top
+            case .leading: return .trailing
+            case .trailing: return .leading
+            }
+        }
+
+        /// Whether the edge is above or below (the tooltip then aligns horizontally).
+        public var isVertical: Bool { self == .top || self == .bottom }
+    }
+
+    /// How the tooltip lines up with the source along the edge: on top and bottom, `.start`
+    /// lines up the left sides, `.center` centres, `.end` lines up the right sides; on leading
+    /// and trailing the same with tops, middles and bottoms.
+    public enum Alignment: Hashable, Sendable, CaseIterable {
+        case start, center, end
+    }
+
+    /// The preferred side.
+    public var edge: Edge
+    /// The alignment along the side.
+    public var alignment: Alignment
+    /// Pixels (at 96 dpi) between the arrow's tip and the source.
+    public var gap: Double
+
+    /// Creates a placement.
+    public init(edge: Edge, alignment: Alignment = .center, gap: Double = 4) {
+        self.edge = edge
+        self.alignment = alignment
+        self.gap = gap.isFinite ? min(max(gap, 0), 64) : 4
+    }
+
+    /// Above, centred (the default for click tooltips).
+    public static let top = ToolTipPlacement(edge: .top)
+    /// Below, centred (the default for hover tooltips).
+    public static let bottom = ToolTipPlacement(edge: .bottom)
+    /// To the left, centred.
+    public static let leading = ToolTipPlacement(edge: .leading)
+    /// To the right, centred.
+    public static let trailing = ToolTipPlacement(edge: .trailing)
+}
+
+/// Where a tooltip window goes and how its bubble is drawn inside it.
+struct ToolTipGeometry: Equatable {
+    /// The side actually used (the preferred one or, after a flip, its opposite).
+    var edge: ToolTipPlacement.Edge
+    /// The window's frame on the screen (bubble, arrow and margins).
+    var windowFrame: Rect
+    /// The bubble's body in window coordinates.
+    var body: Rect
+    /// The arrow's tip and the two ends of its base, in window coordinates; nil when there is
+    /// no arrow (the tooltip moved off the source to stay clear of the pointer).
+    var arrow: (tip: Point, base1: Point, base2: Point)?
+    /// The monitor the tooltip lies on.
+    var monitor: Rect
+
+    /// The bubble and arrow on the screen (the window minus its margins).
+    var visualFrame: Rect {
+        var visual = body
+        if let arrow {
+            for p in [arrow.tip, arrow.base1, arrow.base2] {
+                visual = visual.union(Rect(x: p.x, y: p.y, width: 0.001, height: 0.001))
+            }
+        }
+        return visual.offsetBy(dx: windowFrame.minX, dy: windowFrame.minY)
+    }
+
+    static func == (a: ToolTipGeometry, b: ToolTipGeometry) -> Bool {
+        a.edge == b.edge && a.windowFrame == b.windowFrame && a.body == b.body && a.monitor == b.monitor
+            && a.arrow?.tip == b.arrow?.tip && a.arrow?.base1 == b.arrow?.base1 && a.arrow?.base2 == b.arrow?.base2
+    }
+}
+
+/// The placement function: pure geometry, tested over a table of cases.
+enum ToolTipLayout {
+    /// The inputs of a placement, all in pixels on the screen.
+    struct Request {
+        /// The body's size (content plus padding).
+        var body: Size
+        /// Arrow width along the edge and length away from it; zero for none.
+        var arrow: Size
+        /// Extra room around the bubble inside the window (for a shadow).
+        var margins: EdgeInsets = .zero
+        /// Corner radius of the body (the arrow stays off the corners).
+        var cornerRadius: Double = 0
+        /// The source rectangle.
+        var source: Rect
+        var placement: ToolTipPlacement
+        /// The gap, already scaled.
+        var gap: Double
+        var monitors: [Rect]
+        /// The pointer, which the tooltip must never cover; nil for keyboard tooltips.
+        var pointer: Point?
+    }
+
+    /// The size of the cursor box the tooltip keeps clear of when it falls back to the pointer.
+    static let cursorBox = 16.0
+
+    /// Places a tooltip: the preferred edge if it fits, else the opposite edge if that fits
+    /// better, then shifted along the edge to stay on the monitor; if neither side of the source
+    /// has room, next to the pointer instead.
+    static func place(_ request: Request) -> ToolTipGeometry {
+        let monitor = chooseMonitor(request.monitors, source: request.source, pointer: request.pointer)
+        let source = sanitized(request.source, within: monitor)
+        var geometry = placeOnBestEdge(request, source: source, monitor: monitor, hasArrow: true)
+        if let pointer = request.pointer,
+            !fits(request, source: source, monitor: monitor, edge: geometry.edge)
+                || geometry.visualFrame.contains(pointer)
+        {
+            // No side of the source has room (a huge source), or the tooltip would cover the
+            // pointer: keep clear of the pointer instead.
+            let box = Rect(
+                x: pointer.x - cursorBox / 2, y: pointer.y - cursorBox / 2, width: cursorBox, height: cursorBox)
+            geometry = placeOnBestEdge(request, source: box, monitor: monitor, hasArrow: false)
+        }
+        return geometry
+    }
+
+    /// The monitor with the largest overlap with the source; without overlap, the one holding
+    /// the pointer, else the nearest to the source.
+    static func chooseMonitor(_ monitors: [Rect], source: Rect, pointer: Point?) -> Rect {
+        let valid = monitors.filter { $0.isFinite && !$0.isEmpty }
+        guard !valid.isEmpty else { return Rect(x: 0, y: 0, width: 640, height: 480) }
+        func area(_ r: Rect) -> Double { r.isEmpty ? 0 : r.width * r.height }
+        let best = valid.max { area($0.intersection(source)) < area($1.intersection(source)) }!
+        if area(best.intersection(source)) > 0 { return best }
+        if let pointer, let holding = valid.first(where: { $0.contains(pointer) }) { return holding }
+        let center = source.isFinite ? source.center : .zero
+        func distance(_ r: Rect) -> Double {
+            let dx = max(r.minX - center.x, 0, center.x - r.maxX)
+            let dy = max(r.minY - center.y, 0, center.y - r.maxY)
+            return dx * dx + dy * dy
+        }
+        return valid.min { distance($0) < distance($1) }!
+    }
+
+    /// A source that is not a finite, non-negative rectangle becomes the monitor's centre point.
+    private static func sanitized(_ source: Rect, within monitor: Rect) -> Rect {
+        guard source.isFinite, source.width >= 0, source.height >= 0 else {
+            return Rect(origin: monitor.center, size: .zero)
+        }
+        return source
+    }
+
+    private static func placeOnBestEdge(
+        _ request: Request, source: Rect, monitor: Rect, hasArrow: Bool
+    ) -> ToolTipGeometry {
+        let preferred = request.placement.edge
+        let opposite = preferred.opposite
+        let edge: ToolTipPlacement.Edge
+        if fits(request, source: source, monitor: monitor, edge: preferred) {
+            edge = preferred
+        } else if fits(request, source: source, monitor: monitor, edge: opposite) {
+            edge = opposite
+        } else {
+            // Neither fits: the side with more room, the preferred one on a tie.
+            let a = space(request, source: source, monitor: monitor, edge: preferred)
+            let b = space(request, source: source, monitor: monitor, edge: opposite)
+            edge = b > a ? opposite : preferred
+        }
+        return layOut(request, source: source, monitor: monitor, edge: edge, hasArrow: hasArrow)
+    }
+
+    // MARK: - Canonical frame: the tooltip below the source
+
+    /// Maps between screen coordinates and a frame in which the tooltip always goes below
+    /// the source (y grows away from the source, x runs along the edge from its start).
+    private struct Frame {
+        let edge: ToolTipPlacement.Edge
+
+        func point(_ p: Point) -> Point {
+            switch edge {
+            case .bottom: return p
+            case .top: return Point(x: p.x, y: -p.y)
+            case .trailing: return Point(x: p.y, y: p.x)
+            case .leading: return Point(x: p.y, y: -p.x)
+            }
+        }
+
+        func unpoint(_ p: Point) -> Point {
+            switch edge {
+            case .bottom: return p
+            case .top: return Point(x: p.x, y: -p.y)
+            case .trailing: return Point(x: p.y, y: p.x)
+            case .leading: return Point(x: -p.y, y: p.x)
+            }
+        }
+
+        private func normalized(_ a: Point, _ b: Point) -> Rect {
+            let x0 = min(a.x, b.x)
+            let y0 = min(a.y, b.y)
+            return Rect(x: x0, y: y0, width: abs(a.x - b.x), height: abs(a.y - b.y))
+        }
+
+        func rect(_ r: Rect) -> Rect {
+            normalized(point(r.origin), point(Point(x: r.maxX, y: r.maxY)))
+        }
+
+        func unrect(_ r: Rect) -> Rect {
+            normalized(unpoint(r.origin), unpoint(Point(x: r.maxX, y: r.maxY)))
+        }
+
+        func size(_ s: Size) -> Size { edge.isVertical ? s : Size(width: s.height, height: s.width) }
+
+        /// Margins as (near the source, far from it, at the start, at the end).
+        func margins(_ m: EdgeInsets) -> (near: Double, far: Double, start: Double, end: Double) {
+            switch edge {
+            case .bottom: return (m.top, m.bottom, m.left, m.right)
+            case .top: return (m.bottom, m.top, m.left, m.right)
+            case .trailing: return (m.left, m.right, m.top, m.bottom)
+            case .leading: return (m.right, m.left, m.top, m.bottom)
+            }
+        }
+    }
+
+    /// Room between the source (plus gap) and the monitor's edge on that side.
+    private static func space(_ request: Request, source: Rect, monitor: Rect, edge: ToolTipPlacement.Edge) -> Double {
+        let frame = Frame(edge: edge)
+        return frame.rect(monitor).maxY - (frame.rect(source).maxY + request.gap)
+    }
+
+    private static func needed(_ request: Request, edge: ToolTipPlacement.Edge) -> Double {
+        let frame = Frame(edge: edge)
+        return request.arrow.height + frame.size(request.body).height + frame.margins(request.margins).far
+    }
+
+    private static func fits(_ request: Request, source: Rect, monitor: Rect, edge: ToolTipPlacement.Edge) -> Bool {
+        space(request, source: source, monitor: monitor, edge: edge) >= needed(request, edge: edge)
+    }
+
+    private static func layOut(
+        _ request: Request, source screenSource: Rect, monitor screenMonitor: Rect, edge: ToolTipPlacement.Edge,
+        hasArrow: Bool
+    ) -> ToolTipGeometry {
+        let frame = Frame(edge: edge)
+        let source = frame.rect(screenSource)
+        let monitor = frame.rect(screenMonitor)
+        let body = frame.size(request.body)
+        let margins = frame.margins(request.margins)
+        let arrowLength = hasArrow ? request.arrow.height : 0
+        let arrowWidth = hasArrow ? request.arrow.width : 0
+
+        // Along the edge: aligned, then shifted onto the monitor.
+        var x: Double
+        switch request.placement.alignment {
+        case .start: x = source.minX
+        case .center: x = source.midX - body.width / 2
+        case .end: x = source.maxX - body.width
+        }
+        x = clamp(x, low: monitor.minX + margins.start, high: monitor.maxX - margins.end - body.width)
+        // Away from the source; pulled back onto the monitor when there is no room.
+        var tipY = source.maxY + request.gap
+        let bottom = tipY + arrowLength + body.height + margins.far
+        if bottom > monitor.maxY { tipY -= bottom - monitor.maxY }
+        if tipY - margins.near < monitor.minY { tipY = monitor.minY + margins.near }
+        let bodyRect = Rect(x: x, y: tipY + arrowLength, width: body.width, height: body.height)
+
+        // The arrow points at the middle of the part of the source the body spans, kept off
+        // the rounded corners.
+        var arrow: (Point, Point, Point)?
+        if hasArrow, arrowWidth > 0, arrowLength > 0 {
+            let inset = request.cornerRadius + arrowWidth / 2
+            let low = bodyRect.minX + inset
+            let high = bodyRect.maxX - inset
+            let overlapLow = max(source.minX, bodyRect.minX)
+            let overlapHigh = min(source.maxX, bodyRect.maxX)
+            let target = overlapLow <= overlapHigh ? (overlapLow + overlapHigh) / 2 : source.midX
+            let tipX = low <= high ? clamp(target, low: low, high: high) : bodyRect.midX
+            arrow = (
+                Point(x: tipX, y: tipY), Point(x: tipX - arrowWidth / 2, y: bodyRect.minY),
+                Point(x: tipX + arrowWidth / 2, y: bodyRect.minY)
+            )
+        }
+        let window = Rect(
+            x: bodyRect.minX - margins.start, y: tipY - margins.near,
+            width: body.width + margins.start + margins.end,
+            height: arrowLength + body.height + margins.near + margins.far)
+
+        // Back to screen coordinates, then to the window's.
+        let screenWindow = frame.unrect(window).integral
+        func local(_ p: Point) -> Point {
+            let s = frame.unpoint(p)
+            return Point(x: s.x - screenWindow.minX, y: s.y - screenWindow.minY)
+        }
+        let screenBody = frame.unrect(bodyRect)
+        return ToolTipGeometry(
+            edge: edge, windowFrame: screenWindow,
+            body: screenBody.offsetBy(dx: -screenWindow.minX, dy: -screenWindow.minY),
+            arrow: arrow.map { (local($0.0), local($0.1), local($0.2)) }, monitor: screenMonitor)
+    }
+
+    private static func clamp(_ value: Double, low: Double, high: Double) -> Double {
+        guard low <= high else { return low }
+        return min(max(value, low), high)
+    }
+}

@@ -1,0 +1,35 @@
+/// The delays of tooltips, as named constants you can change globally
+/// (`application.toolTips.timings`) or per interaction (`interaction.timings`).
+public struct ToolTipTimings: Hashable, Sendable {
+    /// How long the pointer rests on a source (or keyboard focus stays) before its tooltip shows.
+    public var initialDelay: Duration
+    /// The shorter delay while browsing: soon after one tooltip hid, the next shows this fast.
+    public var browseDelay: Duration
+    /// How long after a tooltip hid browsing stays on.
+    public var browseTimeout: Duration
+    /// How long the pointer may spend between the source and its tooltip (crossing the gap)
+    /// before the tooltip hides.
+    public var hoverGrace: Duration
+    /// Hides a tooltip after this long; nil keeps it until dismissed (the default, as WCAG 2.1
+    /// SC 1.4.13 asks: tooltips persist).
+    public var autoHide: Duration?
+
+    /// The standard delays, the same as GTK's: 500 ms, 60 ms browsing within 500 ms, and a
+    /// 150 ms grace to reach the tooltip.
+    public static let standard = ToolTipTimings(
+        initialDelay: .milliseconds(500), browseDelay: .milliseconds(60), browseTimeout: .milliseconds(500),
+        hoverGrace: .milliseconds(150), autoHide: nil)
+
+    /// Creates timings.
+    public init(
+        initialDelay: Duration, browseDelay: Duration, browseTimeout: Duration, hoverGrace: Duration,
+        autoHide: Duration? = nil
+    ) {
+        func sane(_ d: Duration) -> Duration { max(.zero, min(d, .seconds(3600))) }
+        self.initialDelay = sane(initialDelay)
+        self.browseDelay = sane(browseDelay)
+        self.browseTimeout = sane(browseTimeout)
+        self.hoverGrace = sane(hoverGrace)
+        self.autoHide = autoHide.map(sane)
+    }
+}

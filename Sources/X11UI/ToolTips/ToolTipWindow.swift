@@ -1,0 +1,229 @@
+internal import CX11
+
+/// Shows tooltips in one override-redirect window per display, reused for every tooltip: the
+/// window, its back buffer and its shape mask are made once, so a show after the first costs a
+/// handful of requests and no round trip.
+@MainActor
+final class ToolTipWindow {
+    private unowned let application: Application
+    private var host: ToolTipHostWindow?
+    private let bubble = ToolTipBubbleView()
+    private let textLabel = Label("")
+    private var mask: ShapeMask?
+    private var transientFor: UInt = 0
+    private var windowName: String?
+
+    private(set) var isShown = false
+    /// The plain text of the content (`_NET_WM_NAME`).
+    private(set) var text = ""
+    private(set) var geometry: ToolTipGeometry?
+
+    init(application: Application) {
+        self.application = application
+        textLabel.identifier = "tooltip-text"
+        application.screen.onCompositingChange = { [weak self] in self?.compositingChanged() }
+    }
+
+    var windowID: UInt { host?.windowID ?? 0 }
+
+    /// Shows `content` next to `source` (screen coordinates), or re-renders it in place when a
+    /// tooltip is already shown.
+    func present(
+        _ content: ToolTipConfiguration.Content, style: ToolTipStyle, placement: ToolTipPlacement, source: Rect,
+        pointer: Point?, transientFor owner: UInt
+    ) {
+        let connection = application.connection
+        guard !connection.isBroken else { return }
+        let host = ensureHost()
+        let scale = application.scale
+        let composited = host.isTranslucent
+
+        // Content, measured within limits that always leave room beside the pointer.
+        let monitor = ToolTipLayout.chooseMonitor(application.screen.monitors, source: source, pointer: pointer)
+        let padding = style.padding.scaled(by: scale)
+        let arrow = Size(width: style.arrowSize.width * scale, height: style.arrowSize.height * scale)
+        let shadowMargin = composited ? Self.shadowMargin(style, scale: scale) : .zero
+        let maxWidth = max(
+            16, min(style.maxWidth * scale, monitor.width - padding.horizontal - shadowMargin.horizontal - 8))
+        let maxHeight = max(
+            16,
+            min(
+                style.maxHeight * scale,
+                (monitor.height - 2 * ToolTipLayout.cursorBox) / 2 - arrow.height - padding.vertical
+                    - shadowMargin.vertical))
+        let view = contentView(for: content, style: style)
+        bubble.style = style
+        bubble.drawsShadow = composited
+        bubble.setContent(view)
+        if host.content !== bubble { host.content = bubble }
+        if view === textLabel {
+            let lineHeight = application.resources.fonts.fontSet(for: style.font).lineHeight
+            textLabel.maxLines = max(1, Int(maxHeight / max(1, lineHeight)))
+        }
+        let fitted = view.fittingSize(for: Size(width: maxWidth, height: maxHeight))
+        let contentSize = Size(
+            width: min(fitted.width, maxWidth).rounded(.up), height: min(fitted.height, maxHeight).rounded(.up))
+        let body = Size(width: contentSize.width + padding.horizontal, height: contentSize.height + padding.vertical)
+
+        let geometry = ToolTipLayout.place(
+            ToolTipLayout.Request(
+                body: body, arrow: arrow, margins: shadowMargin, cornerRadius: style.cornerRadius * scale,
+                source: source, placement: placement, gap: placement.gap * scale,
+                monitors: application.screen.monitors, pointer: pointer))
+        let geometryChanged = geometry != self.geometry
+        self.geometry = geometry
+        bubble.geometry = geometry
+        bubble.setNeedsLayout()
+        bubble.setNeedsDisplay()
+
+        // Window state: frame, name, owner, outline; each request only when it changed.
+        if geometryChanged || !isShown { host.setFrame(geometry.windowFrame) }
+        text = Self.plainText(of: view)
+        if windowName != text {
+            windowName = text
+            connection.setUTF8Property(host.windowID, connection.atoms.netWMName, text)
+            connection.setUTF8Property(host.windowID, connection.atoms.wmName, text)
+        }
+        if transientFor != owner {
+            transientFor = owner
+            connection.setLongProperty(
+                host.windowID, connection.atoms.wmTransientFor, type: 33 /* WINDOW */, [Int(owner)])
+        }
+        if geometryChanged, connection.extensions.hasShape {
+            let outline = ToolTipBubbleView.outline(of: geometry, radius: style.cornerRadius * scale, inset: 0)
+            shapeMask().apply(outline, size: geometry.windowFrame.size, to: host.windowID, inputOnly: composited)
+        }
+        host.invalidate(host.bounds)
+        host.updateIfNeeded()
+        if !isShown {
+            isShown = true
+            XMapRaised(connection.display, host.windowID)
+            host.isMapped = true
+            // Paint right away rather than after the Expose round: the buffer is ready.
+            host.buffer?.copy(host.bounds, to: host.windowID)
+        }
+        connection.flush()
+    }
+
+    /// Unmaps the window (it stays for the next tooltip).
+    func hide() {
+        guard isShown else { return }
+        isShown = false
+        if let host, !application.connection.isBroken {
+            XUnmapWindow(application.connection.display, host.windowID)
+            host.isMapped = false
+            application.connection.flush()
+        }
+    }
+
+    /// Destroys the window and its resources.
+    func destroy() {
+        hide()
+        mask = nil
+        host?.close()
+        host = nil
+        geometry = nil
+        windowName = nil
+        transientFor = 0
+    }
+
+    /// Another client destroyed the window: forget it; the next show makes a new one.
+    func windowWasDestroyed() {
+        isShown = false
+        host?.close()
+        host = nil
+        mask = nil
+        geometry = nil
+        windowName = nil
+        transientFor = 0
+    }
+
+    private func compositingChanged() {
+        let wasShown = isShown
+        destroy()
+        if wasShown { application.toolTips.hide() }
+    }
+
+    private func ensureHost() -> ToolTipHostWindow {
+        if let host, host.windowID != 0 { return host }
+        let host = ToolTipHostWindow(application: application, translucent: application.screen.isComposited)
+        host.windowClass = (Window.programName, "X11UI-ToolTip")
+        host.setFrame(Rect(x: -100, y: -100, width: 1, height: 1))
+        host.createWithoutMapping()
+        let connection = application.connection
+        let atoms = connection.atoms
+        connection.setLongProperty(
+            host.windowID, atoms.netWMWindowType, type: atoms.atom, [Int(atoms.netWMWindowTypeTooltip)])
+        connection.setStringProperty(
+            host.windowID, atoms.wmClass, [host.windowClass.instance, host.windowClass.className])
+        self.host = host
+        return host
+    }
+
+    private func shapeMask() -> ShapeMask {
+        if let mask { return mask }
+        let created = ShapeMask(connection: application.connection, resources: application.resources)
+        mask = created
+        return created
+    }
+
+    private static func shadowMargin(_ style: ToolTipStyle, scale: Double) -> EdgeInsets {
+        guard let shadow = style.shadow else { return .zero }
+        let r = (shadow.radius * scale).rounded(.up)
+        let dx = shadow.offset.x * scale
+        let dy = shadow.offset.y * scale
+        return EdgeInsets(
+            top: max(0, r - dy).rounded(.up), left: max(0, r - dx).rounded(.up), bottom: (r + max(0, dy)).rounded(.up),
+            right: (r + max(0, dx)).rounded(.up))
+    }
+
+    // MARK: - Content
+
+    private func contentView(for content: ToolTipConfiguration.Content, style: ToolTipStyle) -> View {
+        switch content {
+        case .text(let string):
+            textLabel.text = string
+            textLabel.font = style.font
+            textLabel.textColor = style.foreground
+            return textLabel
+        case .items(let items):
+            let row = HStack(spacing: 12) {
+                for item in items {
+                    HStack(spacing: 4) {
+                        if let icon = item.icon {
+                            ImageView(icon, size: Size(width: 16, height: 16), tint: style.foreground)
+                        }
+                        Label(item.title, font: style.font.withWeight(.semibold), color: style.foreground)
+                    }
+                }
+            }
+            return row
+        case .view(let build):
+            let view = build()
+            applyStyle(style, to: view)
+            return view
+        }
+    }
+
+    /// Rich content takes the tooltip's font and colour, not the source's: labels that still
+    /// have the toolkit defaults get the style's.
+    private func applyStyle(_ style: ToolTipStyle, to view: View) {
+        if let label = view as? Label {
+            if label.font == .body { label.font = style.font }
+            if label.textColor == .label { label.textColor = style.foreground }
+        }
+        for subview in view.subviews { applyStyle(style, to: subview) }
+    }
+
+    /// The text of every label in a view tree, in order: the tooltip's accessible name.
+    static func plainText(of view: View) -> String {
+        var parts: [String] = []
+        func visit(_ v: View) {
+            guard !v.isHidden else { return }
+            if let label = v as? Label, !label.text.isEmpty { parts.append(label.text) }
+            for subview in v.subviews { visit(subview) }
+        }
+        visit(view)
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,184 @@
+/// A push button: a title, an optional subtitle and leading image, filled or plain.
+///
+/// It runs its action when clicked (press and release inside) or when Space or Return is
+/// pressed while it has focus.
+///
+/// ```swift
+/// let buy = Button(title: "Buy", subtitle: "Only $9.99") { print("Thank you") }
+/// let cart = Button(title: "Add to Cart", image: .asset("cart"), style: .plain)
+/// ```
+@MainActor
+open class Button: View {
+    /// How the button is drawn.
+    public enum Style: Hashable, Sendable {
+        /// A solid accent-coloured background with white text.
+        case filled
+        /// Accent-coloured text on a light tinted background.
+        case plain
+    }
+
+    /// The main text.
+    public var title: String {
+        didSet { titleLabel.text = title }
+    }
+    /// A second, smaller line under the title.
+    public var subtitle: String? {
+        didSet { subtitleLabel.text = subtitle ?? ""; subtitleLabel.isHidden = subtitle == nil }
+    }
+    /// The image before the text.
+    public var image: Image? {
+        didSet { imageView.image = image; imageView.isHidden = image == nil }
+    }
+    /// The look.
+    public var style: Style {
+        didSet { applyColors() }
+    }
+    /// The accent colour.
+    public var tint: Color = .accent {
+        didSet { applyColors() }
+    }
+    /// What a click does.
+    public var action: (() -> Void)?
+
+    /// Whether the pointer is over the button.
+    public private(set) var isHovered = false
+    /// Whether the button is held down.
+    public private(set) var isPressed = false
+
+    private let titleLabel: Label
+    private let subtitleLabel: Label
+    private let imageView: ImageView
+    private let textStack: VStack
+    private let row: HStack
+
+    /// Creates a button.
+    public init(
+        title: String, subtitle: String? = nil, image: Image? = nil, style: Style = .filled,
+        action: (() -> Void)? = nil
+    ) {
+        self.title = title
+        self.subtitle = subtitle
+        self.image = image
+        self.style = style
+        self.action = action
+        let titleLabel = Label(title, font: Font.body.withWeight(.semibold))
+        titleLabel.wrapsText = false
+        let subtitleLabel = Label(subtitle ?? "", font: .caption)
+        subtitleLabel.wrapsText = false
+        subtitleLabel.isHidden = subtitle == nil
+        let imageView = ImageView(image, size: Size(width: 20, height: 20))
+        imageView.isHidden = image == nil
+        let textStack = VStack(spacing: 1, alignment: .start) {
+            titleLabel; subtitleLabel
+        }
+        self.titleLabel = titleLabel
+        self.subtitleLabel = subtitleLabel
+        self.imageView = imageView
+        self.textStack = textStack
+        row = HStack(spacing: 6, padding: EdgeInsets(horizontal: 14, vertical: 7)) {
+            imageView; textStack
+        }
+        super.init()
+        cornerRadius = 8
+        addSubview(row)
+        applyColors()
+    }
+
+    private func applyColors() {
+        let foreground = style == .filled ? Color.white : tint
+        titleLabel.textColor = foreground
+        subtitleLabel.textColor = style == .filled ? Color.white.withAlpha(0.85) : Color.secondaryLabel
+        imageView.tint = foreground
+        setNeedsDisplay()
+    }
+
+    open override var acceptsFocus: Bool { true }
+
+    /// Room around the body for the focus ring.
+    private var ringMargin: Double { (3 * scale).rounded() }
+
+    open override func sizeThatFits(_ proposal: Size) -> Size {
+        let inner = row.fittingSize(for: Size(width: .infinity, height: .infinity))
+        let margin = 2 * ringMargin
+        return Size(width: inner.width + margin, height: max(inner.height, 28 * scale) + margin)
+    }
+
+    open override func layoutSubviews() {
+        let inner = row.fittingSize(for: Size(width: .infinity, height: .infinity))
+        row.frame = Rect(
+            x: ((bounds.width - inner.width) / 2).rounded(), y: ((bounds.height - inner.height) / 2).rounded(),
+            width: inner.width, height: inner.height)
+    }
+
+    open override func draw(in context: DrawContext) {
+        let body = bounds.insetBy(dx: ringMargin, dy: ringMargin)
+        let radius = cornerRadius * scale
+        var fill: Color
+        switch style {
+        case .filled:
+            fill = tint
+            if isHovered { fill = fill.mixed(with: .black, amount: 0.1) }
+            if isPressed { fill = fill.mixed(with: .black, amount: 0.25) }
+        case .plain:
+            fill = tint.withAlpha(isPressed ? 0.22 : isHovered ? 0.14 : 0.08)
+        }
+        context.fill(body, cornerRadius: radius, color: fill)
+        if showsFocusRing {
+            context.stroke(
+                bounds.insetBy(dx: 0.5, dy: 0.5), cornerRadius: radius + ringMargin, color: tint.withAlpha(0.6),
+                lineWidth: max(2, ringMargin - 1))
+        }
+    }
+
+    // The background is drawn by `draw(in:)`, not by View.
+    open override var clipRect: Rect? { bounds }
+
+    // MARK: - Events
+
+    open override func pointerEntered() {
+        isHovered = true
+        setNeedsDisplay()
+    }
+
+    open override func pointerExited() {
+        isHovered = false
+        setNeedsDisplay()
+    }
+
+    open override func buttonPressed(_ event: ViewButtonEvent) -> Bool {
+        guard event.button == .primary else { return false }
+        isPressed = true
+        setNeedsDisplay()
+        return true
+    }
+
+    open override func pointerDragged(to point: Point) {
+        let inside = bounds.contains(point)
+        if inside != isPressed {
+            isPressed = inside
+            setNeedsDisplay()
+        }
+    }
+
+    open override func buttonReleased(_ event: ViewButtonEvent) {
+        let inside = bounds.contains(event.location)
+        isPressed = false
+        setNeedsDisplay()
+        if inside { action?() }
+    }
+
+    open override func keyPressed(_ event: KeyEvent) -> Bool {
+        guard event.key == .space || event.key == .return else { return false }
+        action?()
+        return true
+    }
+
+    /// Runs the action as if clicked.
+    public func performClick() { action?() }
+
+    /// The button's text views never take hits; the button does.
+    open override func hitTest(_ point: Point) -> View? {
+        guard !isHidden, bounds.contains(point) else { return nil }
+        return self
+    }
+}

@@ -1,0 +1,73 @@
+/// Read-only text, wrapped at the width it is given.
+///
+/// ```swift
+/// let label = Label("The label's tooltip shows on hover.", font: .body)
+/// label.maxLines = 2      // the rest is ellipsized
+/// ```
+@MainActor
+open class Label: View {
+    /// The text; explicit newlines start new lines.
+    public var text: String {
+        didSet { if text != oldValue { contentDidChange() } }
+    }
+    /// The font.
+    public var font: Font {
+        didSet { if font != oldValue { contentDidChange() } }
+    }
+    /// The text colour.
+    public var textColor: Color {
+        didSet { if textColor != oldValue { setNeedsDisplay() } }
+    }
+    /// How lines sit within the label's width.
+    public var alignment: TextAlignment = .leading {
+        didSet { setNeedsDisplay() }
+    }
+    /// The most lines shown; the last one ends with an ellipsis when text is left out.
+    public var maxLines: Int? {
+        didSet { if maxLines != oldValue { contentDidChange() } }
+    }
+    /// Whether long lines wrap at the label's width (otherwise they are ellipsized).
+    public var wrapsText = true {
+        didSet { if wrapsText != oldValue { contentDidChange() } }
+    }
+
+    private var cachedLayout: (width: Double, layout: TextLayout)?
+
+    /// Creates a label.
+    public init(_ text: String, font: Font = .body, color: Color = .label) {
+        self.text = text
+        self.font = font
+        textColor = color
+        super.init()
+    }
+
+    private func contentDidChange() {
+        cachedLayout = nil
+        invalidateIntrinsicSize()
+        setNeedsDisplay()
+    }
+
+    /// The lines for a width (cached for the last width asked).
+    func layout(forWidth width: Double) -> TextLayout? {
+        if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
+        guard let fonts = fontSet(font) else { return nil }
+        let layout = TextLayout(
+            text: text, measurer: fonts, maxWidth: wrapsText ? width : nil, maxLines: wrapsText ? maxLines : 1)
+        cachedLayout = (width, layout)
+        return layout
+    }
+
+    open override func sizeThatFits(_ proposal: Size) -> Size {
+        guard let layout = layout(forWidth: proposal.width) else { return .zero }
+        let size = layout.size
+        return Size(width: size.width.rounded(.up), height: size.height.rounded(.up))
+    }
+
+    open override func draw(in context: DrawContext) {
+        guard let fonts = fontSet(font), let layout = layout(forWidth: bounds.width) else { return }
+        let top = ((bounds.height - layout.size.height) / 2).rounded(.down)
+        context.draw(
+            layout, font: fonts, color: textColor, origin: Point(x: 0, y: max(0, top)), width: bounds.width,
+            alignment: alignment)
+    }
+}

@@ -1,0 +1,215 @@
+/// Multi-line read-only text the user can select: drag to select, double-click for a word,
+/// triple-click for a line; the selection goes to PRIMARY, Ctrl+C copies it to CLIPBOARD.
+///
+/// ```swift
+/// let text = TextView("Select some of this text.")
+/// text.onSelectionChange = { view in print(view.selectedText) }
+/// ```
+@MainActor
+open class TextView: View {
+    /// The text.
+    public var text: String {
+        didSet {
+            selection = nil
+            cachedLayout = nil
+            invalidateIntrinsicSize()
+            setNeedsDisplay()
+        }
+    }
+    /// The font.
+    public var font: Font = .body {
+        didSet { cachedLayout = nil; invalidateIntrinsicSize(); setNeedsDisplay() }
+    }
+    /// The text colour.
+    public var textColor: Color = .label
+    /// The colour behind selected text.
+    public var selectionColor = Color.accent.withAlpha(0.28)
+    /// Space between the edges and the text (96 dpi pixels).
+    public var padding = 8.0
+
+    /// Called after the selection changed.
+    public var onSelectionChange: ((TextView) -> Void)?
+
+    /// The selected range of `text`, if any.
+    public private(set) var selection: Range<String.Index>? {
+        didSet {
+            if selection != oldValue {
+                setNeedsDisplay()
+                onSelectionChange?(self)
+            }
+        }
+    }
+
+    private var anchor: String.Index?
+    private var cachedLayout: (width: Double, layout: TextLayout)?
+
+    /// Creates a text view.
+    public init(_ text: String) {
+        self.text = text
+        super.init()
+        backgroundColor = .white
+        borderColor = Color.lightGray
+        cornerRadius = 6
+    }
+
+    open override var acceptsFocus: Bool { true }
+
+    /// The selected text ("" when nothing is selected).
+    public var selectedText: String {
+        guard let selection, !selection.isEmpty else { return "" }
+        return String(text[selection])
+    }
+
+    /// Selects a range of `text` (nil clears the selection).
+    public func select(_ range: Range<String.Index>?) {
+        selection = range.map { $0.clamped(to: text.startIndex..<text.endIndex) }
+    }
+
+    /// Selects all of the text.
+    public func selectAll() { select(text.startIndex..<text.endIndex) }
+
+    private var inset: Double { padding * scale }
+
+    private func layout() -> TextLayout? {
+        let width = max(1, bounds.width - 2 * inset)
+        if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
+        guard let fonts = fontSet(font) else { return nil }
+        let layout = TextLayout(text: text, measurer: fonts, maxWidth: width)
+        cachedLayout = (width, layout)
+        return layout
+    }
+
+    open override func sizeThatFits(_ proposal: Size) -> Size {
+        guard let fonts = fontSet(font) else { return .zero }
+        let width = proposal.width.isFinite ? max(1, proposal.width - 2 * inset) : nil
+        let size = TextLayout(text: text, measurer: fonts, maxWidth: width).size
+        return Size(width: (size.width + 2 * inset).rounded(.up), height: (size.height + 2 * inset).rounded(.up))
+    }
+
+    // MARK: - Selection geometry
+
+    /// The rectangles covering the selection, one per line, in the view's coordinates.
+    public var selectionRects: [Rect] {
+        guard let selection, !selection.isEmpty, let layout = layout(), let fonts = fontSet(font) else { return [] }
+        var rects: [Rect] = []
+        for (index, line) in layout.lines.enumerated() {
+            let lineRange = line.text.startIndex..<line.text.endIndex
+            // A selection that runs over a line break covers the rest of the line.
+            let runsOn = selection.upperBound > line.text.endIndex
+            let lower = max(selection.lowerBound, lineRange.lowerBound)
+            let upper = min(selection.upperBound, lineRange.upperBound)
+            guard lower < upper || (runsOn && lower <= upper && selection.lowerBound <= line.text.endIndex) else {
+                continue
+            }
+            let x0 = fonts.width(of: text[lineRange.lowerBound..<lower])
+            var x1 = fonts.width(of: text[lineRange.lowerBound..<upper])
+            if runsOn { x1 += fonts.width(of: " ") }
+            guard x1 > x0 else { continue }
+            rects.append(
+                Rect(
+                    x: inset + x0, y: inset + Double(index) * layout.lineHeight, width: x1 - x0,
+                    height: layout.lineHeight))
+        }
+        return rects
+    }
+
+    /// The index in `text` nearest to a point in the view.
+    public func index(at point: Point) -> String.Index {
+        guard let layout = layout(), let fonts = fontSet(font) else { return text.startIndex }
+        let local = Point(x: point.x - inset, y: point.y - inset)
+        if local.y < 0 { return layout.lines.first?.text.startIndex ?? text.startIndex }
+        if local.y >= layout.size.height { return layout.lines.last?.text.endIndex ?? text.endIndex }
+        return layout.position(at: local, measurer: fonts).index
+    }
+
+    // MARK: - Drawing
+
+    open override func draw(in context: DrawContext) {
+        for rect in selectionRects { context.fill(rect, color: selectionColor) }
+        guard let fonts = fontSet(font), let layout = layout() else { return }
+        context.draw(
+            layout, font: fonts, color: textColor, origin: Point(x: inset, y: inset), width: bounds.width - 2 * inset)
+        if showsFocusRing {
+            context.stroke(bounds, cornerRadius: cornerRadius, color: Color.accent.withAlpha(0.6), lineWidth: 2)
+        }
+    }
+
+    // MARK: - Events
+
+    open override func buttonPressed(_ event: ViewButtonEvent) -> Bool {
+        guard event.button == .primary else { return false }
+        let index = index(at: event.location)
+        switch event.clickCount {
+        case 1:
+            anchor = index
+            selection = nil
+        case 2:
+            let word = wordRange(around: index)
+            anchor = word.lowerBound
+            selection = word
+        default:
+            let line = lineRange(around: index)
+            anchor = line.lowerBound
+            selection = line
+        }
+        return true
+    }
+
+    open override func pointerDragged(to point: Point) {
+        guard let anchor else { return }
+        let index = index(at: point)
+        selection = min(anchor, index)..<max(anchor, index)
+    }
+
+    open override func buttonReleased(_ event: ViewButtonEvent) {
+        anchor = nil
+        if !selectedText.isEmpty, let application = window?.application {
+            application.selections.own(application.connection.atoms.primary, text: selectedText, time: 0)
+        }
+    }
+
+    open override func keyPressed(_ event: KeyEvent) -> Bool {
+        guard event.modifiers.contains(.control), case .character(let c) = event.key else { return false }
+        switch c.lowercased() {
+        case "c":
+            guard !selectedText.isEmpty, let application = window?.application else { return true }
+            application.selections.own(application.connection.atoms.clipboard, text: selectedText, time: event.time)
+            return true
+        case "a":
+            selectAll()
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "'" }
+
+    /// The word (or run of non-word characters) around an index.
+    func wordRange(around index: String.Index) -> Range<String.Index> {
+        guard !text.isEmpty else { return text.startIndex..<text.endIndex }
+        var probe = index
+        if probe == text.endIndex { probe = text.index(before: probe) }
+        let kind = isWordCharacter(text[probe])
+        var lower = probe
+        while lower > text.startIndex {
+            let previous = text.index(before: lower)
+            if isWordCharacter(text[previous]) != kind || text[previous].isNewline { break }
+            lower = previous
+        }
+        var upper = text.index(after: probe)
+        while upper < text.endIndex, isWordCharacter(text[upper]) == kind, !text[upper].isNewline {
+            upper = text.index(after: upper)
+        }
+        return lower..<upper
+    }
+
+    /// The laid-out line around an index.
+    func lineRange(around index: String.Index) -> Range<String.Index> {
+        guard let layout = layout() else { return text.startIndex..<text.endIndex }
+        for line in layout.lines where index >= line.text.startIndex && index <= line.text.endIndex {
+            return line.text.startIndex..<line.text.endIndex
+        }
+        return text.startIndex..<text.endIndex
+    }
+}

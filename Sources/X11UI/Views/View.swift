@@ -1,0 +1,299 @@
+/// A rectangular area of a window that draws itself, lays out subviews and handles events.
+///
+/// Subclass it and override `draw(in:)`, `sizeThatFits(_:)` and `layoutSubviews()`, or use the
+/// widgets (`Label`, `Button`, `ImageView`, `HStack`, …). Behaviours such as tooltips attach to
+/// any view as interactions:
+///
+/// ```swift
+/// let swatch = View()
+/// swatch.backgroundColor = .green
+/// swatch.preferredSize = Size(width: 120, height: 40)
+/// swatch.toolTip = "The default tooltip for the view."
+/// ```
+@MainActor
+open class View {
+    // MARK: - Geometry
+
+    /// The view's rectangle in its superview's coordinates.
+    public var frame: Rect {
+        didSet {
+            guard frame != oldValue else { return }
+            if frame.size != oldValue.size { setNeedsLayout() }
+            superview?.setNeedsDisplay(oldValue.union(frame))
+            if superview == nil { setNeedsDisplay() }
+        }
+    }
+
+    /// The view's own rectangle: its size at the origin.
+    public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
+
+    /// A size (pixels at 96 dpi) the view takes instead of measuring its content, for views
+    /// with no content of their own to measure (a colour swatch, say).
+    public var preferredSize: Size? {
+        didSet { invalidateIntrinsicSize() }
+    }
+
+    /// A width (pixels at 96 dpi) the view takes, its height measured at that width: a column
+    /// of wrapping text, say.
+    public var preferredWidth: Double? {
+        didSet { invalidateIntrinsicSize() }
+    }
+
+    // MARK: - Hierarchy
+
+    /// The view that contains this one.
+    public private(set) weak var superview: View?
+    /// The views this one contains, back to front.
+    public private(set) var subviews: [View] = []
+    /// The window the view is in, if any.
+    public internal(set) weak var window: Window? {
+        didSet {
+            guard window !== oldValue else { return }
+            for subview in subviews { subview.window = window }
+            if window != nil { setNeedsLayout() }
+        }
+    }
+
+    /// A name for tests, the inspector and tools (`"buy-button"`).
+    public var identifier: String?
+
+    /// Whether the view (and its subviews) is hidden: not drawn, not hit, and its tooltip hides.
+    public var isHidden = false {
+        didSet {
+            guard isHidden != oldValue else { return }
+            superview?.invalidateIntrinsicSize()
+            superview?.setNeedsDisplay(frame)
+            if isHidden { window?.viewDidDisappear(self) }
+        }
+    }
+
+    // MARK: - Appearance
+
+    /// The colour filled behind the view's content; nil draws nothing.
+    public var backgroundColor: Color? {
+        didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// The radius of the background's corners.
+    public var cornerRadius: Double = 0 {
+        didSet { if cornerRadius != oldValue { setNeedsDisplay() } }
+    }
+
+    /// A 1 px border drawn around the background, when set.
+    public var borderColor: Color? {
+        didSet { if borderColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Creates a view with a frame (layout containers usually set it).
+    public init(frame: Rect = .zero) {
+        self.frame = frame
+    }
+
+    /// Adds a view on top of the existing subviews.
+    public func addSubview(_ view: View) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Inserts a view at a position in the back-to-front order.
+    public func insertSubview(_ view: View, at index: Int) {
+        guard view !== self, !isDescendant(of: view) else { return }
+        view.removeFromSuperview()
+        subviews.insert(view, at: min(max(0, index), subviews.count))
+        view.superview = self
+        view.window = window
+        invalidateIntrinsicSize()
+        setNeedsDisplay(view.frame)
+    }
+
+    /// Removes the view from its superview and window; a tooltip it shows hides.
+    public func removeFromSuperview() {
+        guard let parent = superview else { return }
+        let oldWindow = window
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        window = nil
+        parent.invalidateIntrinsicSize()
+        parent.setNeedsDisplay(frame)
+        oldWindow?.viewDidDisappear(self)
+    }
+
+    /// Whether the view is `view` or inside it.
+    public func isDescendant(of view: View) -> Bool {
+        var current: View? = self
+        while let v = current {
+            if v === view { return true }
+            current = v.superview
+        }
+        return false
+    }
+
+    /// Whether the view and all its ancestors are shown and in a window.
+    public var isVisibleInWindow: Bool {
+        var current: View? = self
+        while let v = current {
+            if v.isHidden { return false }
+            if v.superview == nil { return v.window != nil }
+            current = v.superview
+        }
+        return false
+    }
+
+    /// The first view in this subtree (depth first, this view included) with an identifier.
+    public func view(withIdentifier identifier: String) -> View? {
+        if self.identifier == identifier { return self }
+        for subview in subviews {
+            if let found = subview.view(withIdentifier: identifier) { return found }
+        }
+        return nil
+    }
+
+    // MARK: - Coordinates
+
+    /// A point in this view's coordinates converted to the window's.
+    public func convertToWindow(_ point: Point) -> Point {
+        var p = point
+        var current: View? = self
+        while let v = current {
+            p = p.offsetBy(dx: v.frame.minX, dy: v.frame.minY)
+            current = v.superview
+        }
+        return p
+    }
+
+    /// A rectangle in this view's coordinates converted to the window's.
+    public func convertToWindow(_ rect: Rect) -> Rect {
+        Rect(origin: convertToWindow(rect.origin), size: rect.size)
+    }
+
+    /// A point in the window's coordinates converted to this view's.
+    public func convertFromWindow(_ point: Point) -> Point {
+        let origin = convertToWindow(Point.zero)
+        return Point(x: point.x - origin.x, y: point.y - origin.y)
+    }
+
+    /// The view's bounds on the screen (root window coordinates), when its window is shown.
+    public var frameOnScreen: Rect? {
+        guard let window, let origin = window.screenOrigin else { return nil }
+        return convertToWindow(bounds).offsetBy(dx: origin.x, dy: origin.y)
+    }
+
+    // MARK: - Drawing
+
+    /// Marks the whole view for repainting in the next turn of the run loop.
+    public func setNeedsDisplay() { setNeedsDisplay(bounds) }
+
+    /// Marks part of the view (in its coordinates) for repainting; damage from every view is
+    /// merged and painted once per turn.
+    public func setNeedsDisplay(_ rect: Rect) {
+        guard let window, !rect.isEmpty else { return }
+        window.invalidate(convertToWindow(rect))
+    }
+
+    /// Draws the view's own content; subviews draw themselves afterwards, on top. The
+    /// background and border are drawn before this is called.
+    open func draw(in context: DrawContext) {}
+
+    /// Draws the view, then its subviews; called by the window with the context translated to
+    /// this view's origin and clipped to its bounds.
+    func drawHierarchy(in context: DrawContext) {
+        if let backgroundColor { context.fill(bounds, cornerRadius: cornerRadius, color: backgroundColor) }
+        if let borderColor { context.stroke(bounds, cornerRadius: cornerRadius, color: borderColor, lineWidth: 1) }
+        draw(in: context)
+        for subview in subviews where !subview.isHidden && context.isVisible(subview.frame) {
+            context.withTranslation(dx: subview.frame.minX, dy: subview.frame.minY, clippedTo: subview.clipRect) {
+                subview.drawHierarchy(in: context)
+            }
+        }
+    }
+
+    /// The area drawing is clipped to, in the view's coordinates; nil draws unclipped.
+    open var clipRect: Rect? { bounds }
+
+    // MARK: - Hit testing
+
+    /// The deepest visible view containing `point` (in this view's coordinates), or nil.
+    open func hitTest(_ point: Point) -> View? {
+        guard !isHidden, bounds.contains(point) else { return nil }
+        for subview in subviews.reversed() {
+            let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
+            if let hit = subview.hitTest(local) { return hit }
+        }
+        return self
+    }
+
+    // MARK: - Interactions
+
+    /// The behaviours attached to the view.
+    public private(set) var interactions: [any Interaction] = []
+
+    /// Attaches a behaviour (a tooltip, for instance) to the view.
+    public func addInteraction(_ interaction: any Interaction) {
+        guard !interactions.contains(where: { $0 === interaction }) else { return }
+        interaction.view?.removeInteraction(interaction)
+        interaction.willMove(to: self)
+        interactions.append(interaction)
+        interaction.didMove(to: self)
+    }
+
+    /// Detaches a behaviour.
+    public func removeInteraction(_ interaction: any Interaction) {
+        guard interactions.contains(where: { $0 === interaction }) else { return }
+        interaction.willMove(to: nil)
+        interactions.removeAll { $0 === interaction }
+        interaction.didMove(to: nil)
+    }
+
+    // MARK: - Layout
+
+    /// The size the view would like within `proposal` (either extent may be infinite).
+    ///
+    /// Override to measure content; the default is `preferredSize`, or the current frame size.
+    /// Call `fittingSize(for:)` rather than this: it honours `preferredSize` and caches.
+    open func sizeThatFits(_ proposal: Size) -> Size {
+        frame.size
+    }
+
+    /// Positions the subviews within `bounds`; called once per turn after `setNeedsLayout()`.
+    open func layoutSubviews() {}
+
+    // MARK: - Events
+
+    /// Whether the view can take keyboard focus (Tab moves between such views).
+    open var acceptsFocus: Bool { false }
+
+    /// Whether the view has keyboard focus.
+    public var isFocused: Bool { window?.focusedView === self }
+
+    /// Whether to draw a focus ring: the view has focus and it came from the keyboard.
+    public var showsFocusRing: Bool { isFocused && window?.isFocusVisible == true }
+
+    /// The pointer moved into the view (or one of its subviews).
+    open func pointerEntered() {}
+
+    /// The pointer left the view and its subviews.
+    open func pointerExited() {}
+
+    /// The pointer moved within the view, no button held; `point` is in the view's coordinates.
+    open func pointerMoved(to point: Point) {}
+
+    /// A button went down over the view; return true to take the press (the view then gets
+    /// the drags and the release), false to let the superview have it.
+    open func buttonPressed(_ event: ViewButtonEvent) -> Bool { false }
+
+    /// The pointer moved with a button held after this view took the press.
+    open func pointerDragged(to point: Point) {}
+
+    /// The button of the press this view took went up.
+    open func buttonReleased(_ event: ViewButtonEvent) {}
+
+    /// A key was pressed while the view had focus; return true when handled.
+    open func keyPressed(_ event: KeyEvent) -> Bool { false }
+
+    /// The view gained or lost keyboard focus.
+    open func focusDidChange() { setNeedsDisplay() }
+
+    // MARK: - Layout storage (see View+Layout.swift)
+
+    var needsLayout = true
+    var cachedFittingSizes: [Size: Size] = [:]
+}

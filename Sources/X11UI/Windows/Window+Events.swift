@@ -1,0 +1,207 @@
+internal import CX11
+
+/// Which views the pointer is over and which one took the last press.
+struct HoverState {
+    /// The views under the pointer, outermost first.
+    var chain: [View] = []
+    /// The view that took the current button press.
+    var pressedView: View?
+    var pressedButton: MouseButton?
+    /// For click counting.
+    var lastPressTime: UInt = 0
+    var lastPressLocation = Point.zero
+    var clickCount = 0
+}
+
+/// Keyboard focus within the window.
+struct FocusState {
+    weak var view: View?
+    /// Whether focus arrived by keyboard (the ring shows and tooltips may follow it).
+    var isVisible = false
+    /// Whether the X window has input focus.
+    var windowHasFocus = false
+}
+
+extension Window {
+    /// The double-click time and distance.
+    static let doubleClickInterval: UInt = 400
+    static let doubleClickDistance = 4.0
+
+    func handleEvent(_ event: Event) {
+        guard let application else { return }
+        switch event {
+        case .expose(_, let rect, _):
+            buffer?.copy(rect, to: windowID)
+        case .configure(_, let frame, let synthetic):
+            if synthetic || parentIsRootWindow { screenOrigin = frame.origin }
+            if frame.size != size, frame.width > 0, frame.height > 0 {
+                resizeFromServer(frame.size)
+            }
+        case .reparent(_, let parent):
+            parentIsRootWindow = parent == application.connection.root
+        case .map:
+            isMapped = true
+            if !parentIsRootWindow { queryScreenOrigin() }
+            application.inspector?.windowDidLayout(self)
+        case .unmap:
+            isMapped = false
+            application.toolTips.windowDidDeactivate(self)
+        case .destroy:
+            if windowID != 0 { close() }
+        case .clientMessage(_, let type, let data):
+            if type == application.connection.atoms.wmProtocols,
+                UInt(bitPattern: data[0]) == application.connection.atoms.wmDeleteWindow
+            {
+                close()
+            }
+        case .pointerEnter(let p), .pointerMotion(let p):
+            screenOrigin = Point(x: p.rootLocation.x - p.location.x, y: p.rootLocation.y - p.location.y)
+            pointerMoved(p)
+        case .pointerLeave(let p):
+            // A leave into a child window of ours (an embedded view) still counts as leaving.
+            updateHover(to: nil, at: p.location)
+            application.toolTips.pointerLeftWindow(self, event: p)
+        case .buttonPress(let b):
+            buttonPressed(b)
+        case .buttonRelease(let b):
+            buttonReleased(b)
+        case .keyPress(let k):
+            keyPressed(k)
+        case .focusIn(let change):
+            if change.isReal { focusState.windowHasFocus = true }
+        case .focusOut(let change):
+            if change.isReal {
+                focusState.windowHasFocus = false
+                application.toolTips.windowDidDeactivate(self)
+            }
+        default:
+            break
+        }
+    }
+
+    private func resizeFromServer(_ newSize: Size) {
+        setSizeWithoutRequest(newSize)
+    }
+
+    /// Asks the server where the window is (one round trip, at map time under a reparenting
+    /// window manager only).
+    private func queryScreenOrigin() {
+        guard let connection = application?.connection, !connection.isBroken else { return }
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var child: UInt = 0
+        XTranslateCoordinates(connection.display, windowID, connection.root, 0, 0, &x, &y, &child)
+        screenOrigin = Point(x: Double(x), y: Double(y))
+    }
+
+    // MARK: - Pointer
+
+    private func pointerMoved(_ p: PointerEvent) {
+        if let pressed = hover.pressedView {
+            pressed.pointerDragged(to: pressed.convertFromWindow(p.location))
+            application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain)
+            return
+        }
+        let hit = rootView.hitTest(p.location)
+        updateHover(to: hit, at: p.location)
+        if let deepest = hover.chain.last {
+            deepest.pointerMoved(to: deepest.convertFromWindow(p.location))
+        }
+        for view in hover.chain.reversed() where !view.interactions.isEmpty {
+            let local = view.convertFromWindow(p.location)
+            for interaction in view.interactions { interaction.handle(.pointerMoved(local)) }
+        }
+        application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain)
+    }
+
+    /// Sends exits and enters for the views the pointer left and reached.
+    func updateHover(to hit: View?, at location: Point) {
+        var chain: [View] = []
+        var current = hit
+        while let view = current {
+            chain.append(view)
+            current = view.superview
+        }
+        chain.reverse()
+        let old = hover.chain
+        var common = 0
+        while common < old.count, common < chain.count, old[common] === chain[common] { common += 1 }
+        if common == old.count, common == chain.count { return }
+        for view in old[common...].reversed() {
+            view.pointerExited()
+            for interaction in view.interactions { interaction.handle(.pointerExited) }
+        }
+        hover.chain = chain
+        for view in chain[common...] {
+            view.pointerEntered()
+            let local = view.convertFromWindow(location)
+            for interaction in view.interactions { interaction.handle(.pointerEntered(local)) }
+        }
+    }
+
+    private func buttonPressed(_ b: ButtonEvent) {
+        guard let application else { return }
+        let location = b.pointer.location
+        let hit = rootView.hitTest(location)
+        updateHover(to: hit, at: location)
+        // The tooltip hears of the press first, and never takes it: the widget still gets it.
+        application.toolTips.buttonPressed(in: self, event: b, chain: hover.chain)
+        if b.button.isScroll { return }
+        let isRepeat =
+            b.pointer.time &- hover.lastPressTime <= Window.doubleClickInterval
+            && abs(location.x - hover.lastPressLocation.x) <= Window.doubleClickDistance
+            && abs(location.y - hover.lastPressLocation.y) <= Window.doubleClickDistance
+        hover.clickCount = isRepeat ? hover.clickCount + 1 : 1
+        hover.lastPressTime = b.pointer.time
+        hover.lastPressLocation = location
+        for view in hover.chain.reversed() {
+            let local = view.convertFromWindow(location)
+            for interaction in view.interactions { interaction.handle(.buttonPressed(b.button, local)) }
+        }
+        // A click focuses the innermost focusable view, without a ring (mouse focus).
+        if let focusable = hover.chain.last(where: { $0.acceptsFocus }) {
+            focus(focusable, byKeyboard: false)
+        }
+        let event = { (view: View) in
+            ViewButtonEvent(
+                button: b.button, location: view.convertFromWindow(location), clickCount: self.hover.clickCount,
+                modifiers: b.pointer.modifiers)
+        }
+        for view in hover.chain.reversed() where view.buttonPressed(event(view)) {
+            hover.pressedView = view
+            hover.pressedButton = b.button
+            break
+        }
+    }
+
+    private func buttonReleased(_ b: ButtonEvent) {
+        let location = b.pointer.location
+        if let pressed = hover.pressedView, hover.pressedButton == b.button {
+            hover.pressedView = nil
+            pressed.buttonReleased(
+                ViewButtonEvent(
+                    button: b.button, location: pressed.convertFromWindow(location), clickCount: hover.clickCount,
+                    modifiers: b.pointer.modifiers))
+        }
+        for view in hover.chain.reversed() {
+            let local = view.convertFromWindow(location)
+            for interaction in view.interactions { interaction.handle(.buttonReleased(b.button, local)) }
+        }
+        // The hover chain may be stale after a drag; bring it up to date.
+        updateHover(to: rootView.hitTest(location), at: location)
+        application?.toolTips.buttonReleased(in: self, event: b, chain: hover.chain)
+    }
+
+    // MARK: - Keyboard
+
+    private func keyPressed(_ k: KeyEvent) {
+        if application?.toolTips.keyPressed(k) == true { return }
+        if let focused = focusedView {
+            for interaction in focused.interactions { interaction.handle(.keyPressed(k)) }
+            if focused.keyPressed(k) { return }
+        }
+        if k.key == .tab {
+            focusNext(backwards: k.modifiers.contains(.shift))
+        }
+    }
+}

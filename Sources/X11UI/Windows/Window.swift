@@ -1,0 +1,362 @@
+internal import CX11
+internal import Glibc
+
+/// A top-level window: a frame the window manager decorates, holding a tree of views.
+///
+/// ```swift
+/// let window = Window(title: "Shop", size: Size(width: 420, height: 300))
+/// window.content = VStack(spacing: 12, padding: 16) { buy; cart }
+/// window.show()
+/// ```
+///
+/// The window sets WM_CLASS, `_NET_WM_NAME` (UTF-8), WM_PROTOCOLS with WM_DELETE_WINDOW,
+/// `_NET_WM_PID` and WM_CLIENT_MACHINE, and paints through a back buffer the size of the window.
+@MainActor
+open class Window: EventTarget {
+    /// What kind of X window this is.
+    enum Kind {
+        case topLevel
+        /// Override-redirect: the window manager leaves it alone (tooltips, menus).
+        case popup
+        /// A child of a window another program owns.
+        case embedded(parent: UInt)
+    }
+
+    let kind: Kind
+    /// The application the window belongs to (nil when none was open when it was created).
+    public private(set) weak var application: Application?
+    /// The X window, once shown (0 before).
+    public private(set) var windowID: UInt = 0
+    var buffer: BackBuffer?
+    private var dirty = Rect.zero
+    private var needsLayout = true
+    var isMapped = false
+    var parentIsRootWindow = true
+
+    /// The view that fills the window and hosts `content`.
+    let rootView = View()
+
+    /// The window's title, shown by the window manager.
+    public var title: String {
+        didSet { if windowID != 0 { writeTitle() } }
+    }
+
+    /// The view that fills the window.
+    public var content: View? {
+        didSet {
+            oldValue?.removeFromSuperview()
+            if let content { rootView.addSubview(content) }
+            setNeedsLayout()
+        }
+    }
+
+    /// The colour behind the content.
+    public var backgroundColor = Color(rgb: 0xf2f2f7) {
+        didSet { rootView.backgroundColor = backgroundColor }
+    }
+
+    /// The WM_CLASS instance and class names (the program name by default).
+    public var windowClass: (instance: String, className: String)
+
+    /// The size of the window's inside; nil until known (from the init or the content).
+    public private(set) var size: Size?
+
+    /// The position asked for at `show()` (top-left corner on the screen); nil lets the window
+    /// manager choose (and puts the window at the top left when there is none).
+    public var requestedPosition: Point?
+
+    /// Where the window's top-left corner is on the screen, as last reported.
+    public internal(set) var screenOrigin: Point?
+
+    /// Called after the window closed (by the user or by `close()`).
+    public var onClose: (() -> Void)?
+
+    /// Creates a window; it appears on `show()`.
+    ///
+    /// - Parameters:
+    ///   - title: the title bar text.
+    ///   - size: the inside size; nil fits the content's ideal size.
+    ///   - content: the view filling the window.
+    ///   - application: the application; nil uses `Application.current`.
+    public init(title: String, size: Size? = nil, content: View? = nil, application: Application? = nil) {
+        self.title = title
+        self.size = size
+        self.kind = .topLevel
+        self.application = application ?? Application.current
+        windowClass = (Window.programName, Window.programName.capitalizedFirst)
+        rootView.backgroundColor = backgroundColor
+        rootView.window = self
+        if let content { rootView.addSubview(content) }
+        self.content = content
+    }
+
+    init(kind: Kind, application: Application?) {
+        title = ""
+        self.kind = kind
+        self.application = application ?? Application.current
+        windowClass = (Window.programName, Window.programName.capitalizedFirst)
+        rootView.window = self
+    }
+
+    /// The name the program was started as.
+    static var programName: String {
+        guard let name = CommandLine.arguments.first?.split(separator: "/").last else { return "x11ui" }
+        return String(name)
+    }
+
+    /// Whether the window is shown on the screen.
+    public var isVisible: Bool { isMapped }
+
+    /// The window's inside as a rectangle at the origin.
+    public var bounds: Rect { Rect(origin: .zero, size: size ?? .zero) }
+
+    // MARK: - Showing and closing
+
+    /// Creates the X window if needed, lays out, paints and maps it.
+    public func show() {
+        guard let application, !application.isClosed else {
+            Log.warning("Window \"\(title)\" has no open Application to show it on")
+            return
+        }
+        if windowID == 0 { create(in: application) }
+        guard windowID != 0 else { return }
+        updateIfNeeded()
+        XMapRaised(application.connection.display, windowID)
+        isMapped = true
+        application.connection.flush()
+    }
+
+    /// Creates the X window and paints it, without mapping it (popups map themselves).
+    func createWithoutMapping() {
+        guard let application, !application.isClosed, windowID == 0 else { return }
+        create(in: application)
+    }
+
+    /// Unmaps the window; `show()` brings it back.
+    public func hide() {
+        guard let application, windowID != 0, isMapped else { return }
+        XUnmapWindow(application.connection.display, windowID)
+        isMapped = false
+        application.toolTips.windowDidDeactivate(self)
+    }
+
+    /// Destroys the X window. The window can be shown again (a new X window is made).
+    public func close() {
+        guard let application, windowID != 0 else { return }
+        application.toolTips.windowDidDeactivate(self)
+        if !application.connection.isBroken {
+            XDestroyWindow(application.connection.display, windowID)
+        }
+        application.connection.release(windowID)
+        application.unregister(window: windowID)
+        windowID = 0
+        buffer = nil
+        isMapped = false
+        focusState = FocusState()
+        hover = HoverState()
+        application.openWindows.removeAll { $0 === self }
+        onClose?()
+        if case .topLevel = kind, application.quitsWhenLastWindowCloses,
+            !application.openWindows.contains(where: { if case .topLevel = $0.kind { true } else { false } })
+        {
+            application.quit()
+        }
+    }
+
+    /// The visual, depth and colormap the X window is created with (popups may differ).
+    func visualConfiguration(
+        _ connection: DisplayConnection
+    ) -> (visual: UnsafeMutablePointer<Visual>, depth: Int32, colormap: UInt) {
+        (connection.visual, connection.depth, connection.colormap)
+    }
+
+    private func create(in application: Application) {
+        let connection = application.connection
+        guard !connection.isBroken else { return }
+        if size == nil {
+            let ideal = rootView.subviews.first?.idealSize ?? Size(width: 200, height: 100)
+            size = Size(width: min(max(ideal.width, 1), 8192), height: min(max(ideal.height, 1), 8192))
+        }
+        let (visual, depth, colormap) = visualConfiguration(connection)
+        var attributes = XSetWindowAttributes()
+        attributes.background_pixmap = 0  // None: the back buffer paints everything, no flash
+        attributes.border_pixel = 0
+        attributes.colormap = colormap
+        attributes.bit_gravity = NorthWestGravity
+        attributes.event_mask = eventMask
+        var mask = UInt(CWBackPixmap | CWBorderPixel | CWColormap | CWBitGravity | CWEventMask)
+        let parent: UInt
+        switch kind {
+        case .topLevel: parent = connection.root
+        case .popup:
+            parent = connection.root
+            attributes.override_redirect = 1
+            attributes.save_under = 1
+            mask |= UInt(CWOverrideRedirect | CWSaveUnder)
+        case .embedded(let host): parent = host
+        }
+        let origin = requestedPosition ?? .zero
+        let s = size ?? Size(width: 1, height: 1)
+        windowID = XCreateWindow(
+            connection.display, parent, Int32(origin.x), Int32(origin.y), UInt32(max(1, s.width)),
+            UInt32(max(1, s.height)), 0, depth, UInt32(InputOutput), visual, mask, &attributes)
+        connection.adopt(windowID)
+        application.register(self, for: windowID)
+        if case .topLevel = kind {
+            writeTopLevelProperties(connection)
+            application.openWindows.append(self)
+            screenOrigin = requestedPosition
+        }
+        didCreateWindow(connection)
+    }
+
+    /// Hook for subclasses: the X window exists now.
+    func didCreateWindow(_ connection: DisplayConnection) {}
+
+    var eventMask: Int {
+        ExposureMask | StructureNotifyMask | KeyPressMask | KeyReleaseMask | ButtonPressMask
+            | ButtonReleaseMask | PointerMotionMask | EnterWindowMask | LeaveWindowMask | FocusChangeMask
+    }
+
+    private func writeTopLevelProperties(_ connection: DisplayConnection) {
+        let atoms = connection.atoms
+        writeTitle()
+        connection.setStringProperty(windowID, atoms.wmClass, [windowClass.instance, windowClass.className])
+        var protocols = [atoms.wmDeleteWindow]
+        XSetWMProtocols(connection.display, windowID, &protocols, 1)
+        connection.setLongProperty(windowID, atoms.netWMPid, type: 6 /* CARDINAL */, [Int(getpid())])
+        connection.setStringProperty(windowID, 36 /* WM_CLIENT_MACHINE */, [DisplayConnection.hostName])
+        connection.setLongProperty(
+            windowID, atoms.netWMWindowType, type: atoms.atom, [Int(atoms.netWMWindowTypeNormal)])
+        var hints = XWMHints()
+        hints.flags = InputHint | StateHint
+        hints.input = 1
+        hints.initial_state = NormalState
+        XSetWMHints(connection.display, windowID, &hints)
+        var sizeHints = XSizeHints()
+        if let position = requestedPosition {
+            sizeHints.flags = USPosition | PPosition
+            sizeHints.x = Int32(position.x)
+            sizeHints.y = Int32(position.y)
+        }
+        XSetWMNormalHints(connection.display, windowID, &sizeHints)
+    }
+
+    private func writeTitle() {
+        guard let connection = application?.connection else { return }
+        connection.setUTF8Property(windowID, connection.atoms.netWMName, title)
+        connection.setUTF8Property(windowID, connection.atoms.wmName, title)
+    }
+
+    // MARK: - Size and position
+
+    /// Resizes the window's inside (and the X window, once shown).
+    public func resize(to newSize: Size) {
+        let clamped = Size(width: min(max(1, newSize.width), 8192), height: min(max(1, newSize.height), 8192))
+        guard clamped != size else { return }
+        size = clamped
+        if let application, windowID != 0 {
+            XResizeWindow(application.connection.display, windowID, UInt32(clamped.width), UInt32(clamped.height))
+        }
+        setNeedsLayout()
+        invalidate(bounds)
+    }
+
+    /// Records a new size the caller has already asked the server for (or will, in the same
+    /// request as a move), and repaints.
+    func setSizeWithoutRequest(_ newSize: Size) {
+        size = newSize
+        setNeedsLayout()
+        invalidate(bounds)
+    }
+
+    /// Moves the window (root coordinates for top-levels and popups; the parent's for embedded).
+    public func move(to origin: Point) {
+        requestedPosition = origin
+        if case .embedded = kind {} else { screenOrigin = origin }
+        if let application, windowID != 0 {
+            XMoveWindow(application.connection.display, windowID, Int32(origin.x), Int32(origin.y))
+        }
+    }
+
+    // MARK: - Layout and painting
+
+    /// Asks for layout in the next turn.
+    func setNeedsLayout() {
+        needsLayout = true
+        application?.setNeedsUpdate(self)
+    }
+
+    /// Adds a rectangle (window coordinates) to the area repainted in the next turn.
+    func invalidate(_ rect: Rect) {
+        dirty = dirty.union(rect.intersection(bounds))
+        application?.setNeedsUpdate(self)
+    }
+
+    /// Lays out if asked, paints the damaged area into the back buffer and copies it out.
+    func updateIfNeeded() {
+        guard let application, windowID != 0, let size else { return }
+        if needsLayout {
+            needsLayout = false
+            rootView.frame = bounds
+            if let content { content.frame = bounds }
+            rootView.layoutIfNeeded()
+            didLayout()
+        }
+        let width = Int32(size.width.rounded(.up))
+        let height = Int32(size.height.rounded(.up))
+        if !(buffer?.canServe(width: width, height: height) ?? false) {
+            let (visual, depth, colormap) = visualConfiguration(application.connection)
+            buffer = BackBuffer(
+                resources: application.resources, window: windowID, visual: visual, depth: depth,
+                colormap: colormap, width: width, height: height)
+            dirty = bounds
+        }
+        guard let buffer, !dirty.isEmpty else { return }
+        let area = dirty.integral.intersection(bounds)
+        dirty = .zero
+        paint(area, into: buffer, scale: application.scale)
+        if isMapped { buffer.copy(area, to: windowID) }
+    }
+
+    /// Paints `area` of the view tree into the buffer.
+    func paint(_ area: Rect, into buffer: BackBuffer, scale: Double) {
+        buffer.setTextClip(area)
+        let context = DrawContext(buffer: buffer, clip: area, scale: scale)
+        context.withTranslation(dx: 0, dy: 0, clippedTo: area) {
+            context.clear(area)
+            rootView.drawHierarchy(in: context)
+        }
+    }
+
+    /// Hook: the view tree was just laid out.
+    func didLayout() {
+        application?.inspector?.windowDidLayout(self)
+    }
+
+    // MARK: - Event state (see Window+Events.swift)
+
+    var hover = HoverState()
+    var focusState = FocusState()
+
+    /// Something under the view tree disappeared (removed or hidden).
+    func viewDidDisappear(_ view: View) {
+        hover.chain.removeAll { $0.isDescendant(of: view) }
+        if let pressed = hover.pressedView, pressed.isDescendant(of: view) { hover.pressedView = nil }
+        if let focused = focusedView, focused.isDescendant(of: view) { focus(nil) }
+        application?.toolTips.viewDidDisappear(view)
+    }
+
+    /// Handles an X event for this window.
+    func handle(_ event: Event) -> Bool {
+        handleEvent(event)
+        return true
+    }
+}
+
+extension String {
+    var capitalizedFirst: String {
+        guard let first else { return self }
+        return first.uppercased() + dropFirst()
+    }
+}
