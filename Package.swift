@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "X11UI", dependencies: ["CX11"]),
         .target(name: "X11TestSupport", dependencies: ["X11UI", "CX11", "CXTest"]),
         .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
+        .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),
         .testTarget(name: "X11UITests", dependencies: ["X11UI"]),
         .testTarget(
             name: "IntegrationTests",

@@ -9,24 +9,59 @@ final class DemoWindow {
     init?(scene: String) {
         let title: String
         let content: View
+        var size: Size?
         switch scene {
         case "all":
             let sample = SampleScene()
             self.sample = sample
             title = "X11UI Tooltips"
-            content = HStack(spacing: 24, alignment: .start, padding: 20) {
+            size = Size(width: 1280, height: 800)
+            content = HStack(spacing: 28, alignment: .fill, padding: 20) {
                 sample.view
+                Separator()
+                IconsScene().view
+                Separator()
+                PlacementsScene().view
             }
+            content.subviews.last?.fillsAvailableSpace = true
         case "sample":
             let sample = SampleScene()
             self.sample = sample
             title = "X11UI Tooltips: sample"
             content = VStack(alignment: .fill, padding: 20) { sample.view }
+        case "icons":
+            sample = nil
+            title = "X11UI Tooltips: icons"
+            content = VStack(alignment: .fill, padding: 20) { IconsScene().view }
+        case "placements":
+            sample = nil
+            title = "X11UI Tooltips: placements"
+            size = Size(width: 720, height: 480)
+            content = VStack(alignment: .fill, padding: 20) { PlacementsScene().view }
         default:
             return nil
         }
-        window = Window(title: title, content: content)
+        window = Window(title: title, size: size, content: content)
         window.windowClass = ("tooltip-demo", "Tooltip-demo")
         window.requestedPosition = Point(x: 0, y: 0)
+    }
+}
+
+/// A thin vertical line between scenes.
+@MainActor
+final class Separator: View {
+    init() {
+        super.init()
+        backgroundColor = Color(rgb: 0xd8d8de)
+        preferredSize = Size(width: 1, height: 1)
+    }
+}
+
+/// Fixed empty space in a stack.
+@MainActor
+final class Gap: View {
+    init(height: Double) {
+        super.init()
+        preferredSize = Size(width: 1, height: height)
     }
 }

@@ -2,46 +2,234 @@ import Foundation
 import Testing
 import X11TestSupport
 
-/// The demo's sample scene, driven from outside with XTest on a private Xvfb, as a user would.
+/// The demo's sample scene, driven from outside with XTest on a private Xvfb, as a user would;
+/// every check reads the X server's state (mapped windows, their properties and geometry).
 @Suite(.serialized)
 final class SampleSceneTests {
-    let server: XvfbServer
-    let probe: ServerProbe
-    let demo: ProgramProcess
+    let session: ProgramSession
+    var probe: ServerProbe { session.probe }
 
     init() throws {
-        server = try XvfbServer()
-        probe = try ServerProbe(display: server.display)
-        demo = try ProgramProcess("tooltip-demo", arguments: ["--scene", "sample"], display: server.display)
-        _ = demo.waitForView("text-view")
-        probe.movePointer(to: server.width - 1, server.height - 1)
+        session = try ProgramSession(arguments: ["--scene", "sample"], readyView: "text-view")
     }
 
-    /// Hovers a point and waits for a mapped tooltip window; returns it.
-    func hover(_ x: Int, _ y: Int, timeout: TimeInterval = 3) -> ServerProbe.WindowInfo? {
-        probe.movePointer(to: x, y)
-        var tip: ServerProbe.WindowInfo?
-        wait(timeout: timeout) {
-            tip = probe.mappedPopups().last
-            return tip != nil
-        }
-        return tip
+    /// Hovers the middle of a view (or a point in it) and returns the tooltip that appears.
+    func hover(_ id: String, dx: Int? = nil, dy: Int? = nil) -> ServerProbe.WindowInfo? {
+        let view = session.frame(id)
+        probe.movePointer(to: view.x + (dx ?? view.width / 2), view.y + (dy ?? view.height / 2))
+        return session.waitForToolTip()
     }
 
-    func waitForNoTooltip(timeout: TimeInterval = 2) -> Bool {
-        wait(timeout: timeout) { probe.mappedPopups().isEmpty }
-    }
-
-    @Test func defaultViewShowsItsTooltipBelow() throws {
-        let view = try #require(demo.frames()["default-view"])
-        let tip = try #require(hover(view.midX, view.midY))
+    @Test func defaultViewShowsItsTooltipBelowCentredAndClearOfThePointer() throws {
+        let view = session.frame("default-view")
+        let tip = try #require(hover("default-view"))
         #expect(probe.string(tip.id, "_NET_WM_NAME") == "The default tooltip for the view.")
         #expect(probe.windowType(tip.id) == "_NET_WM_WINDOW_TYPE_TOOLTIP")
-        // Below the view, centred on it, clear of the pointer.
-        #expect(tip.frame.y >= view.maxY)
-        #expect(abs((tip.frame.x + tip.frame.width / 2) - view.midX) <= 1)
-        #expect(
-            !Frame(x: tip.frame.x, y: tip.frame.y, width: tip.frame.width, height: tip.frame.height)
-                .contains(view.midX, view.midY))
+        #expect(tip.isOverrideRedirect)
+        #expect(tip.rect.y >= view.maxY)
+        #expect(abs(tip.rect.midX - view.midX) <= 1)
+        #expect(!tip.rect.contains(view.midX, view.midY))
+        // WM_TRANSIENT_FOR names the demo's window; WM_CLASS is set.
+        let owner = try #require(probe.longs(tip.id, "WM_TRANSIENT_FOR")?.first)
+        #expect(probe.string(UInt(owner), "_NET_WM_NAME") == "X11UI Tooltips: sample")
+        #expect(probe.string(tip.id, "WM_CLASS")?.contains("X11UI-ToolTip") == true)
+    }
+
+    @Test func everySampleViewHasItsText() throws {
+        let expected = [
+            ("default-view", "The default tooltip for the view."),
+            ("label", "The label's tooltip."),
+            (
+                "buy-button",
+                "Click to buy this item. You'll have a chance to change your mind before confirming your purchase."
+            ),
+            ("color-view", "The color is yellow."),
+            ("cart-button", "Add this item to your cart. Your cart is empty."),
+        ]
+        for (id, text) in expected {
+            session.park()
+            session.waitForNoToolTip()
+            let view = session.frame(id)
+            probe.movePointer(to: view.midX, view.midY)
+            let tip = session.waitForToolTip(named: text)
+            #expect(tip != nil, "\(id) should show \"\(text)\"; showing \(session.toolTipText ?? "nothing")")
+        }
+    }
+
+    @Test func theLongBuyTooltipWrapsWithinTheMaximumWidth() throws {
+        let tip = try #require(hover("buy-button"))
+        #expect(tip.rect.width <= 360 + 2 * 8 + 2)
+        #expect(tip.rect.height >= 2 * 15 + 2 * 8)  // two lines at least
+    }
+
+    @Test func theTooltipWaitsForTheInitialDelay() throws {
+        let view = session.frame("default-view")
+        let start = Date()
+        probe.movePointer(to: view.midX, view.midY)
+        _ = try #require(session.waitForToolTip())
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed >= 0.45, "shown after \(elapsed) s, before the 500 ms delay")
+    }
+
+    @Test func browsingToTheNextViewUsesTheShortDelay() throws {
+        // From the label up to the view above it (the label's tooltip hangs below the label).
+        _ = try #require(hover("label"))
+        let next = session.frame("default-view")
+        let start = Date()
+        probe.movePointer(to: next.midX, next.midY)
+        let tip = session.waitForToolTip(named: "The default tooltip for the view.")
+        #expect(tip != nil)
+        #expect(Date().timeIntervalSince(start) < 0.4)
+    }
+
+    @Test func regionViewHasTooltipsInItsTopAndBottomThirdsOnly() throws {
+        let region = session.frame("region-view")
+        let third = region.height / 3
+        probe.movePointer(to: region.midX, region.y + third / 2)
+        let top = session.waitForToolTip(named: "Top area of the view.")
+        #expect(top != nil)
+        // Above the view, so that it covers none of the view's other bands.
+        if let top { #expect(top.rect.maxY <= region.y) }
+        // Into the middle: nothing there, so the tooltip hides.
+        probe.movePointer(to: region.midX, region.y + third + third / 2)
+        #expect(session.waitForNoToolTip(timeout: 2))
+        usleep(700_000)
+        #expect(probe.mappedPopups().isEmpty)
+        // Into the bottom third: the other text.
+        probe.movePointer(to: region.midX, region.maxY - third / 2)
+        let bottom = session.waitForToolTip(named: "Bottom area of the view.")
+        #expect(bottom != nil)
+        // Placed at the bottom band, not at the whole view.
+        if let bottom { #expect(bottom.rect.y >= region.maxY) }
+    }
+
+    @Test func motionInsideTheRegionDoesNotRestartTheDelay() throws {
+        let view = session.frame("color-view")
+        let start = Date()
+        probe.movePointer(to: view.x + 10, view.midY)
+        for step in 1...8 {
+            usleep(50_000)
+            probe.movePointer(to: view.x + 10 + step * 20, view.midY)
+        }
+        _ = try #require(session.waitForToolTip())
+        #expect(Date().timeIntervalSince(start) < 0.75)
+    }
+
+    @Test func escapeDismissesWithoutMovingThePointerUntilThePointerLeaves() throws {
+        _ = try #require(hover("default-view"))
+        probe.key(0xff1b)  // Escape
+        #expect(session.waitForNoToolTip(timeout: 1))
+        usleep(900_000)
+        #expect(probe.mappedPopups().isEmpty, "an Escape-dismissed tooltip must not come back by itself")
+        // Leaving and coming back shows it again.
+        session.park()
+        usleep(100_000)
+        #expect(hover("default-view") != nil)
+    }
+
+    @Test func thePointerCanTravelOntoTheTooltipAndRestThere() throws {
+        let view = session.frame("default-view")
+        let tip = try #require(hover("default-view"))
+        // Cross the gap in steps, then rest on the tooltip.
+        for y in stride(from: view.midY, through: tip.rect.midY, by: 6) {
+            probe.movePointer(to: view.midX, y)
+            usleep(8000)
+        }
+        probe.movePointer(to: tip.rect.midX, tip.rect.midY)
+        usleep(800_000)
+        #expect(probe.mappedPopups().count == 1, "the tooltip is hoverable")
+        // Leaving both hides it.
+        session.park()
+        #expect(session.waitForNoToolTip(timeout: 1))
+    }
+
+    @Test func aTooltipIsPersistent() throws {
+        _ = try #require(hover("default-view"))
+        usleep(2_500_000)
+        #expect(probe.mappedPopups().count == 1)
+    }
+
+    @Test func keyboardFocusShowsTheTooltipAtTheViewAndEscapeHidesIt() throws {
+        // Keys go to the window under the pointer (pointer-root focus on a bare server):
+        // rest the pointer on an empty part of the window.
+        let buy = session.frame("buy-button")
+        let cart = session.frame("cart-button")
+        probe.movePointer(to: cart.maxX + 30, cart.midY)
+        usleep(100_000)
+        probe.key(0xff09)  // Tab → the buy button
+        let tip = try #require(
+            session.waitForToolTip(
+                named:
+                    "Click to buy this item. You'll have a chance to change your mind before confirming your purchase."
+            ))
+        #expect(tip.rect.y >= buy.maxY, "placed at the focused view")
+        probe.key(0xff09)  // Tab → the cart button: the buy tooltip goes, the cart's comes
+        #expect(session.waitForToolTip(named: "Add this item to your cart. Your cart is empty.") != nil)
+        probe.key(0xff1b)
+        #expect(session.waitForNoToolTip(timeout: 1))
+    }
+
+    @Test func spaceOnTheFocusedCartUpdatesItsTooltipInPlace() throws {
+        let cart = session.frame("cart-button")
+        probe.movePointer(to: cart.maxX + 30, cart.midY)
+        usleep(100_000)
+        probe.key(0xff09)
+        probe.key(0xff09)  // the cart button
+        let tip = try #require(session.waitForToolTip(named: "Add this item to your cart. Your cart is empty."))
+        probe.key(0x20)  // Space adds an item
+        var sawUnmapped = false
+        let updated = wait(timeout: 2) {
+            let popups = probe.mappedPopups()
+            if popups.isEmpty { sawUnmapped = true }
+            return popups.last.flatMap { probe.string($0.id, "_NET_WM_NAME") }
+                == "Add this item to your cart. Your cart contains 1 item."
+        }
+        #expect(updated)
+        #expect(!sawUnmapped, "the tooltip re-renders in place, without hiding")
+        #expect(probe.mappedPopups().last?.id == tip.id)
+    }
+
+    @Test func clickingTheCartHidesItsTooltipAndTheNextOneCounts() throws {
+        let cart = session.frame("cart-button")
+        _ = try #require(hover("cart-button"))
+        probe.click()
+        #expect(session.waitForNoToolTip(timeout: 1))
+        usleep(700_000)
+        #expect(probe.mappedPopups().isEmpty, "no tooltip comes back while the pointer rests after the click")
+        probe.movePointer(to: cart.midX + 3, cart.midY)
+        #expect(session.waitForToolTip(named: "Add this item to your cart. Your cart contains 1 item.") != nil)
+    }
+
+    @Test func hoveringASelectionQuotesIt() throws {
+        let text = session.frame("text-view")
+        // Double-click the first word ("Select"), then rest on it.
+        probe.movePointer(to: text.x + 30, text.y + 16)
+        probe.click()
+        probe.click()
+        usleep(50_000)
+        probe.movePointer(to: text.x + 32, text.y + 16)
+        #expect(session.waitForToolTip(named: "Selected text: Select") != nil)
+        // Outside the selection, no tooltip.
+        session.park()
+        session.waitForNoToolTip()
+        probe.movePointer(to: text.x + 200, text.maxY - 14)
+        usleep(900_000)
+        #expect(probe.mappedPopups().isEmpty)
+    }
+
+    @Test func theTooltipWindowIsReusedAndShapedWithoutACompositor() throws {
+        let first = try #require(hover("default-view"))
+        session.park()
+        session.waitForNoToolTip()
+        usleep(600_000)
+        let second = try #require(hover("color-view"))
+        #expect(first.id == second.id, "one popup window per display, reused")
+        #expect(second.depth == 24)
+        #expect(probe.isShaped(second.id), "an exact outline through the Shape extension")
+        // Inside the body: the dark bubble. At the very corner: whatever lies under it.
+        let body = probe.pixel(second.rect.midX, second.rect.maxY - 3)
+        #expect(body == 0x2c2c2e)
+        let corner = probe.pixel(second.rect.x, second.rect.maxY - 1)
+        #expect(corner != 0x2c2c2e && corner != 0x000000)
     }
 }

@@ -258,9 +258,11 @@ public final class ToolTipController {
             return  // nothing changed: no repaint, no flicker
         }
         let pointerOnScreen = source.anchor == .pointer ? pointer?.root : nil
+        let viewOnScreen = view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y)
         presenter.present(
             configuration.content, style: interaction.style ?? style, placement: interaction.resolvedPlacement,
-            source: screenRegion, pointer: pointerOnScreen, transientFor: window.windowID)
+            source: screenRegion, pointer: pointerOnScreen,
+            avoiding: region == view.bounds ? nil : viewOnScreen, transientFor: window.windowID)
         shown = (WeakInteraction(interaction), point, configuration)
         if screenRegion != source.region { feed(.regionChanged(screenRegion)) }
         application.inspector?.toolTip(

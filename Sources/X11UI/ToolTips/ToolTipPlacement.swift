@@ -109,6 +109,10 @@ enum ToolTipLayout {
         var monitors: [Rect]
         /// The pointer, which the tooltip must never cover; nil for keyboard tooltips.
         var pointer: Point?
+        /// The whole source view, when the source is a region of it: of two sides that both fit,
+        /// the one covering less of the view wins, so the pointer can move on to the view's
+        /// other regions without landing on the tooltip.
+        var avoid: Rect?
     }
 
     /// The size of the cursor box the tooltip keeps clear of when it falls back to the pointer.
@@ -166,9 +170,20 @@ enum ToolTipLayout {
         let preferred = request.placement.edge
         let opposite = preferred.opposite
         let edge: ToolTipPlacement.Edge
-        if fits(request, source: source, monitor: monitor, edge: preferred) {
+        let preferredFits = fits(request, source: source, monitor: monitor, edge: preferred)
+        let oppositeFits = fits(request, source: source, monitor: monitor, edge: opposite)
+        if preferredFits, oppositeFits, hasArrow, let avoid = request.avoid {
+            let a = layOut(request, source: source, monitor: monitor, edge: preferred, hasArrow: true)
+            let b = layOut(request, source: source, monitor: monitor, edge: opposite, hasArrow: true)
+            func covered(_ g: ToolTipGeometry) -> Double {
+                let overlap = g.visualFrame.intersection(avoid)
+                return overlap.isEmpty ? 0 : overlap.width * overlap.height
+            }
+            return covered(b) < covered(a) ? b : a
+        }
+        if preferredFits {
             edge = preferred
-        } else if fits(request, source: source, monitor: monitor, edge: opposite) {
+        } else if oppositeFits {
             edge = opposite
         } else {
             // Neither fits: the side with more room, the preferred one on a tie.

@@ -30,7 +30,7 @@ final class ToolTipWindow {
     /// tooltip is already shown.
     func present(
         _ content: ToolTipConfiguration.Content, style: ToolTipStyle, placement: ToolTipPlacement, source: Rect,
-        pointer: Point?, transientFor owner: UInt
+        pointer: Point?, avoiding sourceView: Rect? = nil, transientFor owner: UInt
     ) {
         let connection = application.connection
         guard !connection.isBroken else { return }
@@ -69,7 +69,7 @@ final class ToolTipWindow {
             ToolTipLayout.Request(
                 body: body, arrow: arrow, margins: shadowMargin, cornerRadius: style.cornerRadius * scale,
                 source: source, placement: placement, gap: placement.gap * scale,
-                monitors: application.screen.monitors, pointer: pointer))
+                monitors: application.screen.monitors, pointer: pointer, avoid: sourceView))
         let geometryChanged = geometry != self.geometry
         self.geometry = geometry
         bubble.geometry = geometry

@@ -92,7 +92,7 @@ open class Stack: View {
         let gap = spacing * scale
         var sizes = children.map { split($0.fittingSize(for: childProposal(crossLimit: innerCross))) }
         let used = sizes.reduce(0) { $0 + $1.main } + gap * Double(max(0, children.count - 1))
-        let spacers = children.indices.filter { children[$0] is Spacer }
+        let spacers = children.indices.filter { children[$0] is Spacer || children[$0].fillsAvailableSpace }
         if !spacers.isEmpty, used < innerMain {
             let share = (innerMain - used) / Double(spacers.count)
             for index in spacers { sizes[index].main += share }

@@ -39,6 +39,12 @@ open class View {
         didSet { invalidateIntrinsicSize() }
     }
 
+    /// Whether a stack gives this view a share of its leftover length along the stack's axis
+    /// (as it does to `Spacer`s), instead of its ideal length.
+    public var fillsAvailableSpace = false {
+        didSet { superview?.setNeedsLayout() }
+    }
+
     // MARK: - Hierarchy
 
     /// The view that contains this one.

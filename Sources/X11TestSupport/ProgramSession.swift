@@ -1,0 +1,119 @@
+import CX11
+import Foundation
+
+/// A private Xvfb with an X11UI program on it and a probe looking from outside; torn down in
+/// the right order (program, probe, server) when released.
+public final class ProgramSession: @unchecked Sendable {
+    public let server: XvfbServer
+    public let probe: ServerProbe
+    public let program: ProgramProcess
+    private var compositor: ChildProcess?
+    /// The identified views of the program's window, from its inspector.
+    public private(set) var frames: [String: Frame] = [:]
+
+    /// Starts a server (with a compositor when `composited`), then the program, and waits
+    /// until its window lists `readyView`.
+    public init(
+        _ program: String = "tooltip-demo", arguments: [String] = [], readyView: String, composited: Bool = false,
+        width: Int = 1280, height: Int = 800, serverArguments: [String] = [], environment: [String: String] = [:]
+    ) throws {
+        server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
+        if composited {
+            compositor = try ChildProcess(
+                "/usr/bin/xcompmgr", ["-d", server.display], environment: ["DISPLAY": server.display])
+        }
+        let probe = try ServerProbe(display: server.display)
+        self.probe = probe
+        if composited {
+            _ = wait(timeout: 5) { probe.selectionOwner("_NET_WM_CM_S0") != 0 }
+        }
+        self.program = try ProgramProcess(
+            program, arguments: arguments, display: server.display, environment: environment)
+        guard self.program.waitForView(readyView) != nil else {
+            throw XvfbServer.StartError(
+                description: "\(program) did not show \(readyView): \(self.program.standardError)")
+        }
+        frames = self.program.frames()
+        park()
+    }
+
+    deinit {
+        program.stop()
+        compositor?.stop()
+        server.stop()
+    }
+
+    /// Reads the frames again (after a relayout).
+    public func refreshFrames() { frames = program.frames() }
+
+    /// The frame of an identified view (fails loudly when missing).
+    public func frame(_ id: String) -> Frame {
+        guard let frame = frames[id] else { fatalError("no view \(id) in \(frames.keys.sorted())") }
+        return frame
+    }
+
+    /// Moves the pointer out of the way (the screen's right edge) and waits out browse mode.
+    public func park(settle: TimeInterval = 0) {
+        probe.movePointer(to: server.width - 1, server.height / 2)
+        if settle > 0 { usleep(UInt32(settle * 1_000_000)) }
+    }
+
+    /// The topmost mapped popup (the tooltip), waiting up to `timeout` for one.
+    public func waitForToolTip(timeout: TimeInterval = 3) -> ServerProbe.WindowInfo? {
+        var tip: ServerProbe.WindowInfo?
+        wait(timeout: timeout) {
+            tip = probe.mappedPopups().last
+            return tip != nil
+        }
+        return tip
+    }
+
+    /// Waits until a tooltip named `text` is mapped.
+    public func waitForToolTip(named text: String, timeout: TimeInterval = 3) -> ServerProbe.WindowInfo? {
+        var tip: ServerProbe.WindowInfo?
+        wait(timeout: timeout) {
+            tip = probe.mappedPopups().last { probe.string($0.id, "_NET_WM_NAME") == text }
+            return tip != nil
+        }
+        return tip
+    }
+
+    /// Waits until no popup is mapped.
+    @discardableResult
+    public func waitForNoToolTip(timeout: TimeInterval = 3) -> Bool {
+        wait(timeout: timeout) { probe.mappedPopups().isEmpty }
+    }
+
+    /// The name of the mapped tooltip, if any.
+    public var toolTipText: String? {
+        probe.mappedPopups().last.flatMap { probe.string($0.id, "_NET_WM_NAME") }
+    }
+}
+
+extension ServerProbe.WindowInfo {
+    /// The frame as a `Frame`.
+    public var rect: Frame { Frame(x: frame.x, y: frame.y, width: frame.width, height: frame.height) }
+}
+
+extension ServerProbe {
+    /// The owner of a selection (0 when none).
+    public func selectionOwner(_ name: String) -> UInt {
+        XGetSelectionOwner(display, atom(name))
+    }
+
+    /// Whether the window's bounding region is shaped (not a plain rectangle).
+    public func isShaped(_ window: UInt) -> Bool {
+        var bounding: Int32 = 0
+        var clip: Int32 = 0
+        var xb: Int32 = 0
+        var yb: Int32 = 0
+        var wb: UInt32 = 0
+        var hb: UInt32 = 0
+        var xc: Int32 = 0
+        var yc: Int32 = 0
+        var wc: UInt32 = 0
+        var hc: UInt32 = 0
+        XShapeQueryExtents(display, window, &bounding, &xb, &yb, &wb, &hb, &clip, &xc, &yc, &wc, &hc)
+        return bounding != 0
+    }
+}

@@ -1,0 +1,80 @@
+import X11UI
+
+/// Seeds 001 and 002: a button per edge × alignment with its tooltip there and the arrow on the
+/// matching side, tooltips of icon-and-title items, a Korean tooltip, and buttons at the
+/// window's edges whose tooltips flip or shift to stay on the screen.
+@MainActor
+final class PlacementsScene {
+    let view: View
+
+    init() {
+        func button(_ title: String, id: String, placement: ToolTipPlacement, text: String) -> Button {
+            let button = Button(title: title, style: .plain)
+            button.identifier = id
+            button.addInteraction(ToolTipInteraction(trigger: .click, placement: placement, defaultToolTip: text))
+            return button
+        }
+        let edges: [(ToolTipPlacement.Edge, String)] = [
+            (.top, "top"), (.bottom, "bottom"), (.leading, "leading"), (.trailing, "trailing"),
+        ]
+        let alignments: [(ToolTipPlacement.Alignment, String)] = [
+            (.start, "start"), (.center, "center"), (.end, "end"),
+        ]
+        let grid = VStack(spacing: 14, alignment: .start) {
+            for (edge, edgeName) in edges {
+                HStack(spacing: 14) {
+                    for (alignment, alignmentName) in alignments {
+                        button(
+                            "\(edgeName) · \(alignmentName)", id: "place-\(edgeName)-\(alignmentName)",
+                            placement: ToolTipPlacement(edge: edge, alignment: alignment),
+                            text: "\(edgeName.capitalizedFirst), \(alignmentName)")
+                    }
+                }
+            }
+        }
+
+        let heart = Image.asset("heart")
+        let chat = Image.asset("chat")
+        let items = Button(title: "Items", style: .plain)
+        items.identifier = "items-button"
+        items.addInteraction(
+            ToolTipInteraction(
+                trigger: .click, placement: .bottom,
+                items: [ToolTipItem(icon: heart, title: "6"), ToolTipItem(icon: chat, title: "31")]))
+        let liked = Button(title: "Likes", style: .plain)
+        liked.identifier = "items-likes"
+        liked.addInteraction(
+            ToolTipInteraction(trigger: .click, placement: .trailing, items: [ToolTipItem(icon: heart, title: "31")]))
+        let korean = Label("툴팁 도움말", font: Font(size: 15, weight: .semibold))
+        korean.identifier = "korean-label"
+        korean.addInteraction(
+            ToolTipInteraction(trigger: .click, placement: .bottom, defaultToolTip: "툴팁 도움말: 여기를 누르세요"))
+
+        // At the window's edges, where the preferred side has no room.
+        let flipTop = button("Flip ↓", id: "flip-top", placement: .top, text: "No room above: shown below")
+        let shift = button(
+            "Shift", id: "shift-end", placement: .bottom,
+            text: "Centred would run off the screen, so this tooltip shifts left; its arrow stays on the button")
+        let flipBottom = button("Flip ↑", id: "flip-bottom", placement: .bottom, text: "No room below: shown above")
+        let flipTrailing = button(
+            "Flip ←", id: "flip-trailing", placement: .trailing, text: "No room on the right: shown on the left")
+
+        view = VStack(spacing: 18, alignment: .fill) {
+            HStack(spacing: 12) {
+                Label("Placements", font: .title); Spacer(); flipTop; shift
+            }
+            grid
+            HStack(spacing: 14) {
+                items; liked; korean; Spacer()
+            }
+            Spacer()
+            HStack(spacing: 12) {
+                flipBottom; Spacer(); flipTrailing
+            }
+        }
+    }
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
