@@ -140,10 +140,12 @@ struct LineBreaker<Measurer: TextMeasuring> {
                     position = index
                     return TextLayout.Line(text: text[start..<lineEnd], width: width)
                 }
-                // A word wider than the whole line breaks between characters.
-                let (end, fitted) = fitCharacters(of: word, into: maxWidth)
+                // A word wider than the whole line breaks between characters (after any spaces
+                // that open the line, which stay on it).
+                let (end, fitted) = fitCharacters(of: word, into: maxWidth - width - pendingSpaces)
                 position = end
-                return TextLayout.Line(text: text[start..<end], width: fitted)
+                if end == text.endIndex { finished = true }
+                return TextLayout.Line(text: text[start..<end], width: width + pendingSpaces + fitted)
             }
             width += pendingSpaces + wordWidth
             pendingSpaces = 0

@@ -110,8 +110,10 @@ public final class Application {
     /// - Throws: `X11UIError.connectionLost(name:)` when the X server goes away.
     public func run() throws(X11UIError) {
         quitRequested = false
-        while !quitRequested {
-            try runOnce(timeout: nil)
+        try turn()
+        while !quitRequested && !isClosed {
+            waitForActivity(timeout: nil)
+            try turn()
         }
     }
 
@@ -121,30 +123,33 @@ public final class Application {
         until condition: () -> Bool, timeout: Duration = .seconds(5)
     ) throws(X11UIError) -> Bool {
         let end = MonotonicInstant.now() + timeout
+        try turn()
         while !condition() {
             let now = MonotonicInstant.now()
-            if now >= end { return false }
-            try runOnce(timeout: end - now)
+            if now >= end || isClosed { return false }
+            waitForActivity(timeout: end - now)
+            try turn()
         }
         return true
     }
 
     /// Runs the loop for a while (tests and tours use it to let time pass).
     public func run(for duration: Duration) throws(X11UIError) {
-        let end = MonotonicInstant.now() + duration
-        while MonotonicInstant.now() < end {
-            try runOnce(timeout: end - MonotonicInstant.now())
-        }
+        _ = try run(until: { false }, timeout: duration)
     }
 
     /// Makes `run()` return after the current turn.
     public func quit() { quitRequested = true }
 
-    /// One turn: process what is pending, then sleep until there is more or `timeout` passes.
-    private func runOnce(timeout: Duration?) throws(X11UIError) {
+    /// Processes what is pending; throws when the connection is gone.
+    private func turn() throws(X11UIError) {
         processPending()
         if connection.isBroken { throw X11UIError.connectionLost(name: connection.name) }
-        if quitRequested || isClosed { return }
+    }
+
+    /// Sleeps until the X connection has data, the next timer is due, or `timeout` passes.
+    private func waitForActivity(timeout: Duration?) {
+        guard !isClosed, !connection.isBroken else { return }
         // Events Xlib already read (while painting, say) do not wake poll(): st's x.c does this.
         if XEventsQueued(connection.display, QueuedAlready) > 0 { return }
         var wait = timeout.map { max(0, $0.nanoseconds) }

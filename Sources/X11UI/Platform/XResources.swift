@@ -73,7 +73,8 @@ public struct XResources: Sendable {
         var best: (score: [Int], value: String)?
         for entry in entries {
             guard let score = Self.match(entry.components[...], names[...], classes[...]) else { continue }
-            if best == nil || score.lexicographicallyPrecedes(best!.score, by: >) { best = (score, entry.value) }
+            // On equal specificity the later entry wins, as when xrdb loads a file.
+            if best == nil || !best!.score.lexicographicallyPrecedes(score, by: >) { best = (score, entry.value) }
         }
         return best?.value
     }

@@ -122,20 +122,32 @@ enum ToolTipLayout {
     /// better, then shifted along the edge to stay on the monitor; if neither side of the source
     /// has room, next to the pointer instead.
     static func place(_ request: Request) -> ToolTipGeometry {
-        let monitor = chooseMonitor(request.monitors, source: request.source, pointer: request.pointer)
+        let pointer = request.pointer.flatMap { $0.isFinite ? $0 : nil }
+        let monitor = chooseMonitor(request.monitors, source: request.source, pointer: pointer)
         let source = sanitized(request.source, within: monitor)
-        var geometry = placeOnBestEdge(request, source: source, monitor: monitor, hasArrow: true)
-        if let pointer = request.pointer,
-            !fits(request, source: source, monitor: monitor, edge: geometry.edge)
-                || geometry.visualFrame.contains(pointer)
-        {
-            // No side of the source has room (a huge source), or the tooltip would cover the
-            // pointer: keep clear of the pointer instead.
-            let box = Rect(
-                x: pointer.x - cursorBox / 2, y: pointer.y - cursorBox / 2, width: cursorBox, height: cursorBox)
-            geometry = placeOnBestEdge(request, source: box, monitor: monitor, hasArrow: false)
+        func acceptable(_ g: ToolTipGeometry, from anchor: Rect) -> Bool {
+            fits(request, source: anchor, monitor: monitor, edge: g.edge)
+                && !(pointer.map { g.visualFrame.contains($0) } ?? false)
         }
-        return geometry
+        let first = placeOnBestEdge(request, source: source, monitor: monitor, hasArrow: true)
+        guard let pointer, !acceptable(first, from: source) else { return first }
+        // The best side covers the pointer (or does not fit, and would): another side of the
+        // source may not, the opposite first, then those across the other axis.
+        let preferred = request.placement.edge
+        let across: [ToolTipPlacement.Edge] = preferred.isVertical ? [.trailing, .leading] : [.bottom, .top]
+        for edge in [preferred.opposite] + across where fits(request, source: source, monitor: monitor, edge: edge) {
+            let g = layOut(request, source: source, monitor: monitor, edge: edge, hasArrow: true)
+            if acceptable(g, from: source) { return g }
+        }
+        // No side of the source will do (a huge source, a tiny screen): keep clear of the
+        // pointer instead, on whichever side of it has room.
+        let box = Rect(x: pointer.x - cursorBox / 2, y: pointer.y - cursorBox / 2, width: cursorBox, height: cursorBox)
+        for edge in [preferred, preferred.opposite] + across
+        where fits(request, source: box, monitor: monitor, edge: edge) {
+            let g = layOut(request, source: box, monitor: monitor, edge: edge, hasArrow: false)
+            if !g.visualFrame.contains(pointer) { return g }
+        }
+        return placeOnBestEdge(request, source: box, monitor: monitor, hasArrow: false)
     }
 
     /// The monitor with the largest overlap with the source; without overlap, the one holding
@@ -270,8 +282,9 @@ enum ToolTipLayout {
         let monitor = frame.rect(screenMonitor)
         let body = frame.size(request.body)
         let margins = frame.margins(request.margins)
-        let arrowLength = hasArrow ? request.arrow.height : 0
-        let arrowWidth = hasArrow ? request.arrow.width : 0
+        // An arrow never wider than the straight part of the body's side.
+        let arrowWidth = hasArrow ? min(request.arrow.width, max(0, body.width - 2 * request.cornerRadius)) : 0
+        let arrowLength = arrowWidth > 0 ? request.arrow.height : 0
 
         // Along the edge: aligned, then shifted onto the monitor.
         var x: Double

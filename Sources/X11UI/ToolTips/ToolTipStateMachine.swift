@@ -185,7 +185,8 @@ struct ToolTipStateMachine: Equatable {
                 // Motion inside the same region never restarts the delay; a new region does.
                 pending = (s, now + delay(for: s, now: now))
             }
-        } else if target != .toolTip, pending?.source.anchor == .pointer {
+        } else if pending?.source.anchor == .pointer {
+            // Resting on nothing, or on a tooltip, is not resting on the pending source.
             pending = nil
         }
     }
@@ -224,13 +225,15 @@ struct ToolTipStateMachine: Equatable {
     }
 
     private mutating func escapePressed(now: MonotonicInstant, _ effects: inout [Effect]) {
+        // The shown tooltip is the one dismissed; a pending one is only cancelled, unless
+        // nothing is shown, in which case Escape means "not that one either".
+        let pendingSource = pending?.source
+        pending = nil
         if let current = shown {
             hide(now: now, &effects)
             suppressed = (current, false)
-        }
-        if let p = pending {
-            pending = nil
-            suppressed = (p.source, false)
+        } else if let pendingSource {
+            suppressed = (pendingSource, false)
         }
     }
 

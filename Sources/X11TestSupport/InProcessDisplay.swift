@@ -1,0 +1,62 @@
+import Foundation
+import X11UI
+
+/// A private Xvfb with an `Application` of this process on it and a probe on a second
+/// connection, for tests that build windows in-process and drive them with XTest.
+@MainActor
+public final class InProcessDisplay {
+    public let server: XvfbServer
+    public let probe: ServerProbe
+    public let app: Application
+
+    public init(width: Int = 1280, height: Int = 800, serverArguments: [String] = []) throws {
+        server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
+        probe = try ServerProbe(display: server.display)
+        app = try Application(displayName: server.display)
+        app.quitsWhenLastWindowCloses = false
+    }
+
+    isolated deinit {
+        app.close()
+        server.stop()
+    }
+
+    /// Runs the application's loop until `condition` holds (or `timeout` passes).
+    @discardableResult
+    public func run(until condition: () -> Bool, timeout: Duration = .seconds(3)) -> Bool {
+        (try? app.run(until: condition, timeout: timeout)) ?? false
+    }
+
+    /// Runs the loop for a while.
+    public func run(for duration: Duration) {
+        try? app.run(for: duration)
+    }
+
+    /// Shows a window at the top left and waits until it is mapped and laid out.
+    public func show(_ window: Window) {
+        window.requestedPosition = Point(x: 0, y: 0)
+        window.show()
+        run(until: { window.isVisible && window.screenOrigin != nil && window.windowID != 0 })
+        run(for: .milliseconds(30))
+    }
+
+    /// The middle of a view on the screen.
+    public func center(of view: View) -> (Int, Int) {
+        let frame = view.frameOnScreen ?? .zero
+        return (Int(frame.midX), Int(frame.midY))
+    }
+
+    /// Moves the pointer onto a view and lets the application see it.
+    public func movePointer(to view: View, dx: Double? = nil, dy: Double? = nil) {
+        let frame = view.frameOnScreen ?? .zero
+        probe.movePointer(to: Int(frame.minX + (dx ?? frame.width / 2)), Int(frame.minY + (dy ?? frame.height / 2)))
+        run(for: .milliseconds(20))
+    }
+
+    /// Clicks a view's middle.
+    public func click(_ view: View) {
+        movePointer(to: view)
+        probe.click()
+        run(for: .milliseconds(20))
+    }
+}

@@ -1,0 +1,171 @@
+import CX11
+import Foundation
+import Testing
+import X11TestSupport
+import X11UI
+
+/// Widgets in a window of this process, driven with XTest; checks read the X server.
+@Suite(.serialized)
+@MainActor
+final class WidgetTests {
+    let display: InProcessDisplay
+    var probe: ServerProbe { display.probe }
+
+    init() throws {
+        display = try InProcessDisplay()
+    }
+
+    @Test func windowPropertiesFollowICCCMAndEWMH() throws {
+        let window = Window(title: "Grüße ✓ 툴팁", size: Size(width: 200, height: 100))
+        window.windowClass = ("widget-test", "Widget-test")
+        display.show(window)
+        let id = window.windowID
+        #expect(probe.string(id, "_NET_WM_NAME") == "Grüße ✓ 툴팁")
+        #expect(probe.string(id, "WM_CLASS") == "widget-test\0Widget-test\0")
+        #expect(probe.longs(id, "_NET_WM_PID") == [Int(getpid())])
+        let protocols = probe.longs(id, "WM_PROTOCOLS")?.compactMap { probe.atomName(UInt($0)) }
+        #expect(protocols == ["WM_DELETE_WINDOW"])
+        #expect(probe.windowType(id) == "_NET_WM_WINDOW_TYPE_NORMAL")
+        let info = try #require(probe.info(id))
+        #expect(info.isMapped && !info.isOverrideRedirect)
+        #expect(info.frame.width == 200 && info.frame.height == 100)
+    }
+
+    @Test func aClickRunsTheButtonsAction() throws {
+        var clicks = 0
+        let button = Button(title: "Press me") { clicks += 1 }
+        let window = Window(
+            title: "Buttons", size: Size(width: 240, height: 120), content: VStack(padding: 20) { button })
+        display.show(window)
+        display.click(button)
+        #expect(display.run(until: { clicks == 1 }))
+        // A press that ends outside the button does nothing.
+        display.movePointer(to: button)
+        probe.button(1, down: true)
+        probe.movePointer(to: 230, 110)
+        probe.button(1, down: false)
+        display.run(for: .milliseconds(50))
+        #expect(clicks == 1)
+    }
+
+    @Test func spaceAndReturnActivateTheFocusedButtonAndTabShowsAFocusRing() throws {
+        var clicks = 0
+        let first = Button(title: "One") { clicks += 1 }
+        let second = Button(title: "Two") { clicks += 10 }
+        let window = Window(
+            title: "Focus", size: Size(width: 240, height: 120),
+            content: HStack(padding: 20) {
+                first; second
+            })
+        display.show(window)
+        probe.movePointer(to: 5, 5)  // keys go to the window under the pointer
+        display.run(for: .milliseconds(20))
+        probe.key(0xff09)  // Tab
+        #expect(display.run(until: { window.focusedView === first }))
+        #expect(window.isFocusVisible)
+        display.run(for: .milliseconds(30))
+        // The ring: accent-tinted pixels just outside the button's body.
+        let frame = try #require(first.frameOnScreen)
+        let ring = probe.pixel(Int(frame.midX), Int(frame.minY) + 1)
+        #expect(ring != 0xf2f2f7, "a focus ring is drawn")
+        probe.key(0x20)  // Space
+        #expect(display.run(until: { clicks == 1 }))
+        probe.key(0xff09, shift: false)
+        #expect(display.run(until: { window.focusedView === second }))
+        probe.key(0xff0d)  // Return
+        #expect(display.run(until: { clicks == 11 }))
+        probe.key(0xff09, shift: true)  // Shift-Tab goes back
+        #expect(display.run(until: { window.focusedView === first }))
+    }
+
+    @Test func backgroundsArePaintedWhereTheViewIs() throws {
+        let red = View()
+        red.backgroundColor = Color(rgb: 0xff0000)
+        red.preferredSize = Size(width: 50, height: 30)
+        let window = Window(title: "Pixels", size: Size(width: 200, height: 100), content: VStack(padding: 10) { red })
+        display.show(window)
+        let frame = try #require(red.frameOnScreen)
+        #expect(probe.pixel(Int(frame.midX), Int(frame.midY)) == 0xff0000)
+        #expect(probe.pixel(Int(frame.minX) - 2, Int(frame.midY)) == 0xf2f2f7)
+        // A change repaints.
+        red.backgroundColor = Color(rgb: 0x0000ff)
+        display.run(for: .milliseconds(30))
+        #expect(probe.pixel(Int(frame.midX), Int(frame.midY)) == 0x0000ff)
+    }
+
+    @Test func draggingSelectsTextAndOffersItAsPrimary() throws {
+        let text = TextView("Hello selectable world")
+        text.preferredWidth = 300
+        let window = Window(title: "Text", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text })
+        display.show(window)
+        let frame = try #require(text.frameOnScreen)
+        probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
+        display.run(for: .milliseconds(20))
+        probe.button(1, down: true)
+        for x in stride(from: Int(frame.minX) + 9, through: Int(frame.maxX) - 10, by: 20) {
+            probe.movePointer(to: x, Int(frame.minY) + 16)
+            display.run(for: .milliseconds(5))
+        }
+        probe.button(1, down: false)
+        #expect(display.run(until: { text.selectedText == "Hello selectable world" }))
+        #expect(text.selectionRects.count == 1)
+        #expect(display.run(until: { self.probe.selectionOwner("PRIMARY") != 0 }))
+        // Double-click selects a word.
+        let word = Int(frame.minX) + 60
+        probe.movePointer(to: word, Int(frame.minY) + 16)
+        probe.click()
+        probe.click()
+        #expect(display.run(until: { text.selectedText == "selectable" }))
+    }
+
+    @Test func closingByTheWindowManagerProtocolClosesTheWindow() throws {
+        let window = Window(title: "Close me", size: Size(width: 100, height: 100))
+        var closed = false
+        window.onClose = { closed = true }
+        display.show(window)
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window.windowID
+        event.xclient.message_type = probe.atom("WM_PROTOCOLS")
+        event.xclient.format = 32
+        event.xclient.data.l.0 = Int(probe.atom("WM_DELETE_WINDOW"))
+        XSendEvent(probe.display, window.windowID, 0, 0, &event)
+        probe.sync()
+        #expect(display.run(until: { closed }))
+        #expect(!window.isVisible)
+    }
+
+    @Test func resizingTheWindowLaysOutAgain() throws {
+        let fill = View()
+        fill.backgroundColor = .green
+        fill.fillsAvailableSpace = true
+        let window = Window(
+            title: "Resize", size: Size(width: 200, height: 100),
+            content: VStack(alignment: .fill, padding: 0) { fill })
+        display.show(window)
+        #expect(fill.frame.size == Size(width: 200, height: 100))
+        XResizeWindow(probe.display, window.windowID, 300, 150)
+        probe.sync()
+        #expect(display.run(until: { fill.frame.size == Size(width: 300, height: 150) }))
+    }
+
+    @Test func clickingAButtonWhileAClickTooltipIsOpenHidesItAndStillRunsTheAction() throws {
+        var clicks = 0
+        let icon = View()
+        icon.preferredSize = Size(width: 40, height: 40)
+        icon.backgroundColor = .gray
+        icon.addInteraction(ToolTipInteraction(trigger: .click, defaultToolTip: "Home"))
+        let button = Button(title: "Act") { clicks += 1 }
+        let window = Window(
+            title: "Click", size: Size(width: 300, height: 200),
+            content: HStack(spacing: 40, padding: 60) {
+                icon; button
+            })
+        display.show(window)
+        display.click(icon)
+        #expect(display.run(until: { self.display.app.toolTips.shownText == "Home" }))
+        display.click(button)
+        #expect(display.run(until: { clicks == 1 }))
+        #expect(!display.app.toolTips.isShowing)
+    }
+}

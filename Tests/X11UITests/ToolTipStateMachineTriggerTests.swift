@@ -1,0 +1,313 @@
+import Testing
+
+@testable import X11UI
+
+// Keyboard, click, one-at-a-time and lifecycle rules of `ToolTipStateMachine` (spec section 5).
+
+private typealias Machine = ToolTipStateMachine
+private typealias Source = ToolTipStateMachine.Source
+
+private func at(_ ms: Int64) -> MonotonicInstant {
+    MonotonicInstant(nanoseconds: 7_000_000_000_000 + ms * 1_000_000)
+}
+
+private let regionA = Rect(x: 10, y: 10, width: 100, height: 30)
+private let regionB = Rect(x: 10, y: 50, width: 100, height: 30)
+
+private func source(
+    _ id: UInt64, _ anchor: Machine.Anchor = .pointer, region: Rect = regionA, timings: ToolTipTimings = .standard
+) -> Source {
+    Source(interaction: id, region: region, anchor: anchor, timings: timings)
+}
+
+private let hoverA = source(1)
+private let hoverB = source(2, region: regionB)
+private let clickC = source(3, .click)
+private let clickD = source(4, .click, region: regionB)
+private let focusF = source(5, .focus)
+private let focusG = source(6, .focus, region: regionB)
+
+private func showingHover(_ s: Source = hoverA) -> Machine {
+    var m = Machine()
+    #expect(m.reduce(.pointer(.source(s)), now: at(0)) == [.setTimer(at(500))])
+    #expect(m.reduce(.timer, now: at(500)) == [.show(s), .setTimer(nil)])
+    return m
+}
+
+private func showingClick(_ s: Source = clickC) -> Machine {
+    var m = Machine()
+    #expect(m.reduce(.buttonPress(.source(s)), now: at(0)) == [])
+    #expect(m.reduce(.buttonRelease(.source(s)), now: at(0)) == [.show(s)])
+    return m
+}
+
+private func showingFocus(_ s: Source = focusF) -> Machine {
+    var m = Machine()
+    #expect(m.reduce(.focus(s), now: at(0)) == [.setTimer(at(500))])
+    #expect(m.reduce(.timer, now: at(500)) == [.show(s), .setTimer(nil)])
+    return m
+}
+
+@Suite struct ToolTipStateMachineKeyboardTests {
+    @Test func keyboardFocusShowsAfterTheDelay() {
+        var m = Machine()
+        #expect(m.reduce(.focus(focusF), now: at(0)) == [.setTimer(at(500))])
+        #expect(m.reduce(.timer, now: at(499)) == [])
+        #expect(m.reduce(.timer, now: at(500)) == [.show(focusF), .setTimer(nil)])
+    }
+
+    @Test func focusLeavingBeforeTheDelayCancels() {
+        var m = Machine()
+        _ = m.reduce(.focus(focusF), now: at(0))
+        #expect(m.reduce(.focus(nil), now: at(200)) == [.setTimer(nil)])
+        #expect(m.reduce(.timer, now: at(500)) == [])
+        #expect(m.shown == nil)
+    }
+
+    @Test func movingFocusAwayHidesTheFocusToolTip() {
+        var m = showingFocus()
+        #expect(m.reduce(.focus(nil), now: at(1000)) == [.hide])
+        #expect(m.shown == nil)
+    }
+
+    @Test func movingFocusToAnotherViewHidesAndShowsItsToolTip() {
+        var m = showingFocus()
+        #expect(m.reduce(.focus(focusG), now: at(1000)) == [.hide, .setTimer(at(1060))])
+        #expect(m.reduce(.timer, now: at(1060)) == [.show(focusG), .setTimer(nil)])
+    }
+
+    @Test func escapeHidesTheFocusToolTip() {
+        var m = showingFocus()
+        #expect(m.reduce(.escape, now: at(1000)) == [.hide])
+        #expect(m.reduce(.timer, now: at(5000)) == [])
+        #expect(m.shown == nil)
+    }
+
+    @Test func pointerMotionDoesNotHideAFocusToolTip() {
+        var m = showingFocus()
+        #expect(m.reduce(.pointer(.nothing), now: at(1000)) == [])
+        #expect(m.reduce(.pointer(.toolTip), now: at(1100)) == [])
+        #expect(m.reduce(.pointer(.nothing), now: at(1200)) == [])
+        #expect(m.reduce(.timer, now: at(60_000)) == [])
+        #expect(m.shown == focusF)
+    }
+
+    @Test func focusFromTheMouseShowsNothing() {
+        var m = Machine()
+        #expect(m.reduce(.focus(nil), now: at(0)) == [])
+        #expect(m.reduce(.timer, now: at(1000)) == [])
+        #expect(m.shown == nil)
+    }
+}
+
+@Suite struct ToolTipStateMachineClickTests {
+    @Test func clickTogglesTheToolTipOnRelease() {
+        var m = Machine()
+        #expect(m.reduce(.buttonPress(.source(clickC)), now: at(0)) == [])
+        #expect(m.shown == nil)
+        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(80)) == [.show(clickC)])
+        #expect(m.shown == clickC)
+        #expect(m.reduce(.buttonPress(.source(clickC)), now: at(1000)) == [])
+        #expect(m.shown == clickC)
+        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(1080)) == [.hide])
+        #expect(m.shown == nil)
+    }
+
+    @Test func hoveringAClickSourceShowsNothing() {
+        var m = Machine()
+        #expect(m.reduce(.pointer(.source(clickC)), now: at(0)) == [])
+        #expect(m.reduce(.timer, now: at(5000)) == [])
+        #expect(m.shown == nil)
+    }
+
+    @Test(arguments: [
+        (ToolTipStateMachine.Target.nothing, ToolTipStateMachine.Target.source(clickC)),
+        (.source(clickC), .nothing),
+        (.source(clickC), .source(clickD)),
+        (.source(clickD), .source(clickC)),
+        (.toolTip, .source(clickC)),
+    ])
+    func releaseTogglesOnlyWhenThePressWasOnTheSameSource(
+        press: ToolTipStateMachine.Target, release: ToolTipStateMachine.Target
+    ) {
+        var m = Machine()
+        _ = m.reduce(.buttonPress(press), now: at(0))
+        #expect(m.reduce(.buttonRelease(release), now: at(50)) == [])
+        #expect(m.shown == nil)
+    }
+
+    @Test func aReleaseWithoutAnyPressDoesNothing() {
+        var m = Machine()
+        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(0)) == [])
+        #expect(m.shown == nil)
+    }
+
+    @Test func aPressOutsideTheClickToolTipHidesIt() {
+        var m = showingClick()
+        #expect(m.reduce(.buttonPress(.nothing), now: at(1000)) == [.hide])
+        #expect(m.reduce(.buttonRelease(.nothing), now: at(1050)) == [])
+        #expect(m.shown == nil)
+    }
+
+    @Test func aPressOnAHoverSourceHidesTheClickToolTip() {
+        var m = showingClick()
+        #expect(m.reduce(.buttonPress(.source(hoverA)), now: at(1000)) == [.hide])
+        #expect(m.shown == nil)
+    }
+
+    @Test func aClickOnTheClickToolTipItselfKeepsIt() {
+        var m = showingClick()
+        #expect(m.reduce(.buttonPress(.toolTip), now: at(1000)) == [])
+        #expect(m.reduce(.buttonRelease(.toolTip), now: at(1050)) == [])
+        #expect(m.shown == clickC)
+    }
+
+    @Test func aClickToolTipStaysWhenThePointerLeaves() {
+        var m = showingClick()
+        #expect(m.reduce(.pointer(.nothing), now: at(1000)) == [])
+        #expect(m.reduce(.timer, now: at(3_600_000)) == [])
+        #expect(m.shown == clickC)
+    }
+
+    @Test func clickingAnotherClickSourceSwitchesToIt() {
+        var m = showingClick()
+        #expect(m.reduce(.buttonPress(.source(clickD)), now: at(1000)) == [.hide])
+        #expect(m.reduce(.buttonRelease(.source(clickD)), now: at(1050)) == [.show(clickD)])
+        #expect(m.shown == clickD)
+    }
+
+    @Test func escapeHidesAClickToolTipAndAClickShowsItAgain() {
+        var m = showingClick()
+        #expect(m.reduce(.escape, now: at(1000)) == [.hide])
+        _ = m.reduce(.buttonPress(.source(clickC)), now: at(2000))
+        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(2050)) == [.show(clickC)])
+    }
+}
+
+@Suite struct ToolTipStateMachineOneAtATimeTests {
+    @Test func aHoverToolTipReplacesAClickToolTip() {
+        var m = showingClick()
+        #expect(m.reduce(.pointer(.source(hoverA)), now: at(1000)) == [.setTimer(at(1500))])
+        let effects = m.reduce(.timer, now: at(1500))
+        #expect(effects.contains(.show(hoverA)))
+        #expect(m.shown == hoverA)
+    }
+
+    @Test func aClickToolTipReplacesAHoverToolTip() {
+        var m = showingHover()
+        #expect(m.reduce(.buttonPress(.source(clickC)), now: at(1000)) == [.hide])
+        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(1050)) == [.show(clickC)])
+        #expect(m.shown == clickC)
+    }
+
+    @Test func aFocusToolTipReplacesAHoverToolTip() {
+        var m = showingHover()
+        #expect(m.reduce(.focus(focusF), now: at(1000)) == [.setTimer(at(1500))])
+        #expect(m.reduce(.timer, now: at(1500)).contains(.show(focusF)))
+        #expect(m.shown == focusF)
+    }
+
+    /// Spec 5: a hover tooltip shows after the pointer *rests in* its source for the delay. Here
+    /// the pointer crossed a hover source and came to rest on the shown click tooltip's window.
+    @Test func aPendingHoverToolTipIsCancelledWhenThePointerRestsOnAnotherToolTip() {
+        var m = showingClick()
+        _ = m.reduce(.pointer(.source(hoverA)), now: at(1000))
+        _ = m.reduce(.pointer(.toolTip), now: at(1100))
+        #expect(m.reduce(.timer, now: at(1500)) == [])
+        #expect(m.shown == clickC)
+    }
+}
+
+@Suite struct ToolTipStateMachineLifecycleTests {
+    @Test func sourceGoneHidesItsToolTip() {
+        var m = showingHover()
+        #expect(m.reduce(.sourceGone(hoverA.interaction), now: at(1000)) == [.hide])
+        #expect(m.shown == nil)
+        #expect(m.pointer == .nothing)
+    }
+
+    @Test func sourceGoneCancelsItsPendingToolTip() {
+        var m = Machine()
+        _ = m.reduce(.pointer(.source(hoverA)), now: at(0))
+        #expect(m.reduce(.sourceGone(hoverA.interaction), now: at(100)) == [.setTimer(nil)])
+        #expect(m.reduce(.timer, now: at(500)) == [])
+        #expect(m.shown == nil)
+    }
+
+    @Test func sourceGoneOfAnotherInteractionChangesNothing() {
+        var m = showingHover()
+        let before = m
+        #expect(m.reduce(.sourceGone(hoverB.interaction), now: at(1000)) == [])
+        #expect(m == before)
+    }
+
+    @Test func dismissAllHidesAndCancelsEverything() {
+        var m = showingHover()
+        #expect(m.reduce(.dismissAll, now: at(1000)) == [.hide])
+        #expect(m.shown == nil)
+
+        var n = Machine()
+        _ = n.reduce(.focus(focusF), now: at(0))
+        #expect(n.reduce(.dismissAll, now: at(100)) == [.setTimer(nil)])
+        #expect(n.reduce(.timer, now: at(500)) == [])
+    }
+
+    @Test func invalidateUpdatesOnlyTheShownToolTipInPlace() {
+        var m = showingHover()
+        #expect(m.reduce(.invalidate(hoverA.interaction), now: at(1000)) == [.update(hoverA)])
+        #expect(m.reduce(.invalidate(hoverB.interaction), now: at(1000)) == [])
+        #expect(m.shown == hoverA)
+
+        var pending = Machine()
+        _ = pending.reduce(.pointer(.source(hoverA)), now: at(0))
+        #expect(pending.reduce(.invalidate(hoverA.interaction), now: at(100)) == [])
+        #expect(pending.timer == at(500))
+    }
+
+    @Test func invalidateRestartsNoTimer() {
+        var m = Machine()
+        let s = source(9, timings: ToolTipTimings.standard.withAutoHide(.seconds(2)))
+        _ = m.reduce(.pointer(.source(s)), now: at(0))
+        _ = m.reduce(.timer, now: at(500))
+        _ = m.reduce(.pointer(.nothing), now: at(700))  // grace until 850
+        #expect(m.reduce(.invalidate(s.interaction), now: at(800)) == [.update(s)])
+        #expect(m.timer == at(850))
+        #expect(m.reduce(.timer, now: at(850)) == [.hide, .setTimer(nil)])
+    }
+
+    @Test func contentUnavailableHides() {
+        var m = showingHover()
+        #expect(m.reduce(.contentUnavailable, now: at(500)) == [.hide])
+        #expect(m.shown == nil)
+        var empty = Machine()
+        #expect(empty.reduce(.contentUnavailable, now: at(0)) == [])
+    }
+
+    @Test func regionChangedMovesTheShownRegion() {
+        var m = showingHover()
+        #expect(m.reduce(.regionChanged(regionB), now: at(500)) == [])
+        var moved = hoverA
+        moved.region = regionB
+        #expect(m.shown == moved)
+        #expect(m.pointer == .source(moved))
+        // Motion inside the new region is motion inside the shown source: no hide, no grace.
+        #expect(m.reduce(.pointer(.source(moved)), now: at(600)) == [])
+        #expect(m.shown == moved && m.graceDeadline == nil && m.pending == nil)
+    }
+
+    @Test func regionChangedWithNothingShownChangesNothing() {
+        var m = Machine()
+        _ = m.reduce(.pointer(.source(hoverA)), now: at(0))
+        let before = m
+        #expect(m.reduce(.regionChanged(regionB), now: at(100)) == [])
+        #expect(m == before)
+    }
+}
+
+extension ToolTipTimings {
+    fileprivate func withAutoHide(_ duration: Duration) -> ToolTipTimings {
+        var copy = self
+        copy.autoHide = duration
+        return copy
+    }
+}
