@@ -35,7 +35,8 @@ let package = Package(
             // The executables are dependencies so that `swift test` builds them to drive.
             dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo"]
         ),
-        .testTarget(name: "ReliabilityTests", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest"]),
+        .testTarget(
+            name: "ReliabilityTests", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -106,9 +106,12 @@ public final class ProgramProcess: @unchecked Sendable {
         process.wait(timeout: timeout)
     }
 
-    /// What the program wrote on standard error (after it exited).
+    private var stderrSoFar = ""
+
+    /// What the program wrote on standard error so far.
     public var standardError: String {
-        ChildProcess.read(process.stderrFD)
+        stderrSoFar += ChildProcess.read(process.stderrFD)
+        return stderrSoFar
     }
 }
 

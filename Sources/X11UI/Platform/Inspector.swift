@@ -37,7 +37,7 @@ final class Inspector {
 
     /// `{"event":"layout", …}` with every identified view's frame in root coordinates.
     func windowDidLayout(_ window: Window) {
-        guard window.windowID != 0 else { return }
+        guard window.windowID != 0, !(window is PopupWindow) else { return }
         let origin = window.screenOrigin ?? .zero
         var views: [String] = []
         func visit(_ view: View) {

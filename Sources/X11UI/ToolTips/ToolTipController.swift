@@ -259,10 +259,14 @@ public final class ToolTipController {
         }
         let pointerOnScreen = source.anchor == .pointer ? pointer?.root : nil
         let viewOnScreen = view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y)
+        // A whole-view tooltip lines up with what the view looks like (a button's body).
+        let anchor =
+            configuration.sourceRect == nil
+            ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : screenRegion
         presenter.present(
             configuration.content, style: interaction.style ?? style, placement: interaction.resolvedPlacement,
-            source: screenRegion, pointer: pointerOnScreen,
-            avoiding: region == view.bounds ? nil : viewOnScreen, transientFor: window.windowID)
+            source: anchor, pointer: pointerOnScreen,
+            avoiding: configuration.sourceRect == nil ? nil : viewOnScreen, transientFor: window.windowID)
         shown = (WeakInteraction(interaction), point, configuration)
         if screenRegion != source.region { feed(.regionChanged(screenRegion)) }
         application.inspector?.toolTip(

@@ -130,8 +130,7 @@ open class Button: View {
         }
     }
 
-    // The background is drawn by `draw(in:)`, not by View.
-    open override var clipRect: Rect? { bounds }
+    open override var alignmentRect: Rect { bounds.insetBy(dx: ringMargin, dy: ringMargin) }
 
     // MARK: - Events
 

@@ -212,6 +212,10 @@ open class View {
         }
     }
 
+    /// The part of the view that looks like the view, for lining things up with it (tooltips
+    /// point at it); a button's is its body, without the room kept for its focus ring.
+    open var alignmentRect: Rect { bounds }
+
     /// The area drawing is clipped to, in the view's coordinates; nil draws unclipped.
     open var clipRect: Rect? { bounds }
 
