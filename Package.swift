@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "X11UI", targets: ["X11UI"]),
         .executable(name: "tooltip-demo", targets: ["tooltip-demo"]),
+        .executable(name: "embed-example", targets: ["embed-example"]),
     ],
     targets: [
         // Xlib, Xft, fontconfig, cairo and the X extensions the toolkit uses.
@@ -29,11 +30,12 @@ let package = Package(
         .target(name: "X11TestSupport", dependencies: ["X11UI", "CX11", "CXTest"]),
         .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),
+        .executableTarget(name: "embed-example", dependencies: ["X11UI", "CX11"]),
         .testTarget(name: "X11UITests", dependencies: ["X11UI"]),
         .testTarget(
             name: "IntegrationTests",
             // The executables are dependencies so that `swift test` builds them to drive.
-            dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo"]
+            dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo", "embed-example"]
         ),
         .testTarget(
             name: "ReliabilityTests", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo"]),

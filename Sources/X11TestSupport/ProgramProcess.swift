@@ -64,17 +64,24 @@ public final class ProgramProcess: @unchecked Sendable {
         }
     }
 
-    /// The frames of identified views in the latest layout of the window titled `title`
-    /// (any window when nil).
+    /// The frames of identified views in the latest layout of each window (only the window
+    /// titled `title`, when given).
     public func frames(windowTitle title: String? = nil) -> [String: Frame] {
-        let layouts = events.filter {
-            $0["event"] as? String == "layout" && (title == nil || $0["title"] as? String == title)
+        var latest: [Int: [[String: Any]]] = [:]
+        for event in events where event["event"] as? String == "layout" {
+            guard title == nil || event["title"] as? String == title, let window = event["window"] as? Int,
+                let views = event["views"] as? [[String: Any]]
+            else { continue }
+            latest[window] = views
         }
-        guard let last = layouts.last, let views = last["views"] as? [[String: Any]] else { return [:] }
         var result: [String: Frame] = [:]
-        for view in views {
-            guard let id = view["id"] as? String, let f = view["frame"] as? [Double], f.count == 4 else { continue }
-            result[id] = Frame(x: Int(f[0]), y: Int(f[1]), width: Int(f[2]), height: Int(f[3]))
+        for views in latest.values {
+            for view in views {
+                guard let id = view["id"] as? String, let f = view["frame"] as? [Double], f.count == 4 else {
+                    continue
+                }
+                result[id] = Frame(x: Int(f[0]), y: Int(f[1]), width: Int(f[2]), height: Int(f[3]))
+            }
         }
         return result
     }

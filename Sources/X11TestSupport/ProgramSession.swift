@@ -14,7 +14,8 @@ public final class ProgramSession: @unchecked Sendable {
     /// Starts a server (with a compositor when `composited`), then the program, and waits
     /// until its window lists `readyView`.
     public init(
-        _ program: String = "tooltip-demo", arguments: [String] = [], readyView: String, composited: Bool = false,
+        _ program: String = "tooltip-demo", arguments: [String] = [], readyView: String,
+        alsoReady: [String] = [], composited: Bool = false,
         width: Int = 1280, height: Int = 800, serverArguments: [String] = [], environment: [String: String] = [:]
     ) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
@@ -29,7 +30,8 @@ public final class ProgramSession: @unchecked Sendable {
         }
         self.program = try ProgramProcess(
             program, arguments: arguments, display: server.display, environment: environment)
-        guard self.program.waitForView(readyView) != nil else {
+        guard self.program.waitForView(readyView) != nil, alsoReady.allSatisfy({ self.program.waitForView($0) != nil })
+        else {
             throw XvfbServer.StartError(
                 description: "\(program) did not show \(readyView): \(self.program.standardError)")
         }
@@ -46,9 +48,14 @@ public final class ProgramSession: @unchecked Sendable {
     /// Reads the frames again (after a relayout).
     public func refreshFrames() { frames = program.frames() }
 
-    /// The frame of an identified view (fails loudly when missing).
-    public func frame(_ id: String) -> Frame {
-        guard let frame = frames[id] else { fatalError("no view \(id) in \(frames.keys.sorted())") }
+    /// A view the program's inspector did not list.
+    public struct MissingView: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The frame of an identified view.
+    public func frame(_ id: String) throws -> Frame {
+        guard let frame = frames[id] else { throw MissingView(description: "no view \(id) in \(frames.keys.sorted())") }
         return frame
     }
 

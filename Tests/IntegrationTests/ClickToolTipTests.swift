@@ -14,17 +14,17 @@ final class ClickToolTipTests {
         session = try ProgramSession(readyView: "flip-trailing")
     }
 
-    func click(_ id: String) {
-        let frame = session.frame(id)
+    func click(_ id: String) throws {
+        let frame = try session.frame(id)
         probe.movePointer(to: frame.midX, frame.midY)
         usleep(20_000)
         probe.click()
     }
 
     @Test func clickingAnIconTogglesItsRichTooltip() throws {
-        click("icon-home")
+        try click("icon-home")
         let tip = try #require(session.waitForToolTip(named: "Home", timeout: 1))
-        let icon = session.frame("icon-home")
+        let icon = try session.frame("icon-home")
         #expect(tip.rect.maxY <= icon.y, "click tooltips go above by default")
         // The green dot is drawn: some pixel in the tooltip is the dot's green.
         var green = false
@@ -33,29 +33,29 @@ final class ClickToolTipTests {
             break
         }
         #expect(green, "the rich content's coloured dot is drawn")
-        click("icon-home")
+        try click("icon-home")
         #expect(session.waitForNoToolTip(timeout: 1), "a second click toggles it off")
     }
 
     @Test func onlyOneTooltipAtATime() throws {
-        click("icon-home")
+        try click("icon-home")
         _ = try #require(session.waitForToolTip(named: "Home", timeout: 1))
-        click("icon-video")
+        try click("icon-video")
         _ = try #require(session.waitForToolTip(named: "Camera", timeout: 1))
         #expect(probe.mappedPopups().count == 1)
         #expect(session.toolTipText == "Camera")
     }
 
     @Test func theMicrophoneHasNoTooltip() throws {
-        click("icon-mic")
+        try click("icon-mic")
         usleep(800_000)
         #expect(probe.mappedPopups().isEmpty)
     }
 
     @Test func aClickOnEmptySpaceDismisses() throws {
-        click("icon-home")
+        try click("icon-home")
         _ = try #require(session.waitForToolTip(named: "Home", timeout: 1))
-        let icon = session.frame("icon-home")
+        let icon = try session.frame("icon-home")
         probe.movePointer(to: icon.midX, icon.maxY + 200)
         usleep(20_000)
         probe.click()
@@ -67,8 +67,8 @@ final class ClickToolTipTests {
         for edge in ["top", "bottom", "leading", "trailing"] {
             for alignment in ["start", "center", "end"] {
                 let id = "place-\(edge)-\(alignment)"
-                let button = session.frame(id)
-                click(id)
+                let button = try session.frame(id)
+                try click(id)
                 let text = "\(edge.prefix(1).uppercased() + edge.dropFirst()), \(alignment)"
                 guard let tip = session.waitForToolTip(named: text, timeout: 1)?.rect else {
                     Issue.record("\(id): no tooltip \"\(text)\"")
@@ -93,28 +93,28 @@ final class ClickToolTipTests {
                 case "center": #expect(abs(mid) <= 2, "\(id) centre \(mid)")
                 default: #expect(abs(end) <= 4, "\(id) end \(end)")
                 }
-                click(id)
+                try click(id)
                 session.waitForNoToolTip(timeout: 1)
             }
         }
     }
 
     @Test func tooltipsFlipAwayFromTheScreenEdges() throws {
-        click("flip-top")
+        try click("flip-top")
         let below = try #require(session.waitForToolTip(named: "No room above: shown below", timeout: 1))
-        #expect(below.rect.y >= session.frame("flip-top").maxY)
-        click("flip-bottom")
+        #expect(try below.rect.y >= session.frame("flip-top").maxY)
+        try click("flip-bottom")
         let above = try #require(session.waitForToolTip(named: "No room below: shown above", timeout: 1))
-        #expect(above.rect.maxY <= session.frame("flip-bottom").y)
-        click("flip-trailing")
+        #expect(try above.rect.maxY <= session.frame("flip-bottom").y)
+        try click("flip-trailing")
         let left = try #require(session.waitForToolTip(named: "No room on the right: shown on the left", timeout: 1))
-        #expect(left.rect.maxX <= session.frame("flip-trailing").x)
+        #expect(try left.rect.maxX <= session.frame("flip-trailing").x)
     }
 
     @Test func aTooltipAtTheScreenEdgeShiftsAndKeepsItsArrowOnTheButton() throws {
-        click("shift-end")
+        try click("shift-end")
         let tip = try #require(session.waitForToolTip(timeout: 1)).rect
-        let button = session.frame("shift-end")
+        let button = try session.frame("shift-end")
         #expect(tip.maxX <= session.server.width)
         #expect(tip.midX < button.midX, "shifted left")
         // The arrow: bubble-coloured pixels just above the body, over the button's span.
@@ -127,19 +127,19 @@ final class ClickToolTipTests {
     }
 
     @Test func koreanTooltipText() throws {
-        click("korean-label")
+        try click("korean-label")
         #expect(session.waitForToolTip(named: "툴팁 도움말: 여기를 누르세요", timeout: 1) != nil)
     }
 
     @Test func itemsTooltipIsNamedByItsTitles() throws {
-        click("items-button")
+        try click("items-button")
         #expect(session.waitForToolTip(named: "6 31", timeout: 1) != nil)
     }
 
     @Test func aHoverTooltipReplacesAnOpenClickTooltip() throws {
-        click("icon-home")
+        try click("icon-home")
         _ = try #require(session.waitForToolTip(named: "Home", timeout: 1))
-        let view = session.frame("default-view")
+        let view = try session.frame("default-view")
         probe.movePointer(to: view.midX, view.midY)
         #expect(session.waitForToolTip(named: "The default tooltip for the view.") != nil)
         #expect(probe.mappedPopups().count == 1)
@@ -156,12 +156,12 @@ final class CompositedToolTipTests {
     }
 
     @Test func tooltipsUseAnARGBVisualWhenComposited() throws {
-        let view = session.frame("default-view")
+        let view = try session.frame("default-view")
         session.probe.movePointer(to: view.midX, view.midY)
         let tip = try #require(session.waitForToolTip(named: "The default tooltip for the view."))
         #expect(tip.depth == 32)
         #expect(tip.rect.y >= view.maxY - 8, "below the view (the window includes the shadow's margin)")
-        let icon = session.frame("icon-home")
+        let icon = try session.frame("icon-home")
         session.probe.movePointer(to: icon.midX, icon.midY)
         usleep(20_000)
         session.probe.click()

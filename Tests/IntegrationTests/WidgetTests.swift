@@ -16,7 +16,7 @@ final class WidgetTests {
     }
 
     @Test func windowPropertiesFollowICCCMAndEWMH() throws {
-        let window = Window(title: "Grüße ✓ 툴팁", size: Size(width: 200, height: 100))
+        let window = Window(title: "Grüße ✓ 툴팁", size: Size(width: 200, height: 100), application: display.app)
         window.windowClass = ("widget-test", "Widget-test")
         display.show(window)
         let id = window.windowID
@@ -35,7 +35,8 @@ final class WidgetTests {
         var clicks = 0
         let button = Button(title: "Press me") { clicks += 1 }
         let window = Window(
-            title: "Buttons", size: Size(width: 240, height: 120), content: VStack(padding: 20) { button })
+            title: "Buttons", size: Size(width: 240, height: 120), content: VStack(padding: 20) { button },
+            application: display.app)
         display.show(window)
         display.click(button)
         #expect(display.run(until: { clicks == 1 }))
@@ -56,7 +57,8 @@ final class WidgetTests {
             title: "Focus", size: Size(width: 240, height: 120),
             content: HStack(padding: 20) {
                 first; second
-            })
+            },
+            application: display.app)
         display.show(window)
         probe.movePointer(to: 5, 5)  // keys go to the window under the pointer
         display.run(for: .milliseconds(20))
@@ -82,7 +84,9 @@ final class WidgetTests {
         let red = View()
         red.backgroundColor = Color(rgb: 0xff0000)
         red.preferredSize = Size(width: 50, height: 30)
-        let window = Window(title: "Pixels", size: Size(width: 200, height: 100), content: VStack(padding: 10) { red })
+        let window = Window(
+            title: "Pixels", size: Size(width: 200, height: 100), content: VStack(padding: 10) { red },
+            application: display.app)
         display.show(window)
         let frame = try #require(red.frameOnScreen)
         #expect(probe.pixel(Int(frame.midX), Int(frame.midY)) == 0xff0000)
@@ -96,7 +100,9 @@ final class WidgetTests {
     @Test func draggingSelectsTextAndOffersItAsPrimary() throws {
         let text = TextView("Hello selectable world")
         text.preferredWidth = 300
-        let window = Window(title: "Text", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text })
+        let window = Window(
+            title: "Text", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text },
+            application: display.app)
         display.show(window)
         let frame = try #require(text.frameOnScreen)
         probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
@@ -119,7 +125,7 @@ final class WidgetTests {
     }
 
     @Test func closingByTheWindowManagerProtocolClosesTheWindow() throws {
-        let window = Window(title: "Close me", size: Size(width: 100, height: 100))
+        let window = Window(title: "Close me", size: Size(width: 100, height: 100), application: display.app)
         var closed = false
         window.onClose = { closed = true }
         display.show(window)
@@ -141,7 +147,7 @@ final class WidgetTests {
         fill.fillsAvailableSpace = true
         let window = Window(
             title: "Resize", size: Size(width: 200, height: 100),
-            content: VStack(alignment: .fill, padding: 0) { fill })
+            content: VStack(alignment: .fill, padding: 0) { fill }, application: display.app)
         display.show(window)
         #expect(fill.frame.size == Size(width: 200, height: 100))
         XResizeWindow(probe.display, window.windowID, 300, 150)
@@ -160,7 +166,7 @@ final class WidgetTests {
             title: "Click", size: Size(width: 300, height: 200),
             content: HStack(spacing: 40, padding: 60) {
                 icon; button
-            })
+            }, application: display.app)
         display.show(window)
         display.click(icon)
         #expect(display.run(until: { self.display.app.toolTips.shownText == "Home" }))

@@ -16,6 +16,14 @@ public import CX11
 /// returns false for, calls `fireTimers(now:)` when `nextDeadline` passes, and `flush()` before
 /// it blocks again.
 extension Application {
+    /// Receives the events `processPending()` reads that X11UI did not consume: the host's own
+    /// windows' events, and those of a `ForeignWindow` (which the host handles too). Set it
+    /// when the host shares its display with X11UI and lets `processPending()` do the reading.
+    public var hostEventHandler: ((XEvent) -> Void)? {
+        get { hostEvents }
+        set { hostEvents = newValue }
+    }
+
     /// The X connection's file descriptor, for a host loop's `poll` or `select`.
     public var fileDescriptor: Int32 { connection.fileDescriptor }
 
@@ -25,15 +33,16 @@ extension Application {
 
     /// Reads and handles every event waiting on the connection, fires due timers, lays out and
     /// paints what changed, and flushes. Call it when the file descriptor is readable or the
-    /// deadline passes. Host windows' events it reads are handed to the host's targets.
+    /// deadline passes. Events that are not X11UI's go to `hostEventHandler`.
     public func processPending() {
         guard !isClosed, !connection.isBroken else { return }
         let display = connection.display
         var event = XEvent()
         while !connection.isBroken, XPending(display) > 0 {
             XNextEvent(display, &event)
-            if shouldCompress(&event) { continue }
-            _ = dispatch(translator.translate(&event))
+            if hostEvents == nil, shouldCompress(&event) { continue }
+            let consumed = dispatch(translator.translate(&event))
+            if !consumed, let hostEvents { hostEvents(event) }
         }
         fireTimers(now: .now())
         updateWindows()

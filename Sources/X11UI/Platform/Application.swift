@@ -34,6 +34,8 @@ public final class Application {
     private var windowsNeedingUpdate: [Window] = []
     private var quitRequested = false
     private(set) var isClosed = false
+    /// Called by `processPending()` with events that are not X11UI's (see Application+Embedding).
+    var hostEvents: ((XEvent) -> Void)?
     /// Top-level windows that are open, for `quitsWhenLastWindowCloses`.
     var openWindows: [Window] = []
 
@@ -93,6 +95,8 @@ public final class Application {
     public func close() {
         guard !isClosed else { return }
         for window in openWindows { window.close() }
+        // Embedded and foreign windows too (a foreign window gets its owner's event mask back).
+        for case let window as Window in targets.values { window.close() }
         toolTips.tearDown()
         selections.tearDown()
         resources.removeAll()

@@ -56,7 +56,7 @@ open class PopupWindow: Window {
     }
 
     /// Moves and resizes the popup in one request, and raises it.
-    public func setFrame(_ frame: Rect) {
+    public override func setFrame(_ frame: Rect) {
         let rect = frame.integral
         let newSize = Size(width: max(1, rect.width), height: max(1, rect.height))
         screenOrigin = rect.origin

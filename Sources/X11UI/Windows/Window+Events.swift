@@ -30,6 +30,12 @@ extension Window {
     func handleEvent(_ event: Event) {
         guard let application else { return }
         switch event {
+        case .pointerEnter, .pointerMotion, .buttonPress, .buttonRelease:
+            layoutIfNeeded()
+        default:
+            break
+        }
+        switch event {
         case .expose(_, let rect, _):
             buffer?.copy(rect, to: windowID)
         case .configure(_, let frame, let synthetic):

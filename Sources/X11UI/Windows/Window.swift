@@ -20,6 +20,8 @@ open class Window: EventTarget {
         case popup
         /// A child of a window another program owns.
         case embedded(parent: UInt)
+        /// A window X11UI did not create and does not draw (tooltips only).
+        case foreign(UInt)
     }
 
     let kind: Kind
@@ -126,6 +128,62 @@ open class Window: EventTarget {
         application.connection.flush()
     }
 
+    /// Creates a window of X11UI views inside a window of the host program's, as its child.
+    ///
+    /// The host chooses the rectangle (in its window's coordinates) and moves or resizes it
+    /// with `setFrame(_:)`; X11UI paints the views and handles their events.
+    ///
+    /// - Parameters:
+    ///   - parent: the host's X window.
+    ///   - frame: where the views go in it.
+    ///   - content: the view filling the rectangle.
+    ///   - application: the application (on the host's display); nil uses `Application.current`.
+    public init(embeddedIn parent: UInt, frame: Rect, content: View? = nil, application: Application? = nil) {
+        title = ""
+        kind = .embedded(parent: parent)
+        self.application = application ?? Application.current
+        windowClass = (Window.programName, Window.programName.capitalizedFirst)
+        size = frame.size
+        requestedPosition = frame.origin
+        parentIsRootWindow = false  // its place on the screen is asked for once it is mapped
+        rootView.backgroundColor = backgroundColor
+        rootView.window = self
+        if let content { rootView.addSubview(content) }
+        self.content = content
+    }
+
+    /// Moves and resizes an embedded window within its parent (or any window on the screen).
+    public func setFrame(_ frame: Rect) {
+        let rect = frame.integral
+        let newSize = Size(width: max(1, rect.width), height: max(1, rect.height))
+        requestedPosition = rect.origin
+        if case .embedded = kind {} else { screenOrigin = rect.origin }
+        if newSize != size { setSizeWithoutRequest(newSize) }
+        guard let application, windowID != 0, !application.connection.isBroken else { return }
+        XMoveResizeWindow(
+            application.connection.display, windowID, Int32(rect.minX), Int32(rect.minY), UInt32(newSize.width),
+            UInt32(newSize.height))
+    }
+
+    /// Takes on a foreign window: X11UI routes its events here but neither draws nor owns it.
+    func adoptForeign(_ xid: UInt, size: Size) {
+        guard let application else { return }
+        windowID = xid
+        self.size = size
+        application.connection.adopt(xid)
+        application.register(self, for: xid)
+    }
+
+    /// Lets go of a foreign window.
+    func releaseForeign() {
+        guard let application, windowID != 0 else { return }
+        application.toolTips.windowDidDeactivate(self)
+        application.connection.release(windowID)
+        application.unregister(window: windowID)
+        windowID = 0
+        isMapped = false
+    }
+
     /// Creates the X window and paints it, without mapping it (popups map themselves).
     func createWithoutMapping() {
         guard let application, !application.isClosed, windowID == 0 else { return }
@@ -143,6 +201,10 @@ open class Window: EventTarget {
     /// Destroys the X window. The window can be shown again (a new X window is made).
     public func close() {
         guard let application, windowID != 0 else { return }
+        if case .foreign = kind {
+            releaseForeign()
+            return
+        }
         application.toolTips.windowDidDeactivate(self)
         if !application.connection.isBroken {
             XDestroyWindow(application.connection.display, windowID)
@@ -194,6 +256,7 @@ open class Window: EventTarget {
             attributes.save_under = 1
             mask |= UInt(CWOverrideRedirect | CWSaveUnder)
         case .embedded(let host): parent = host
+        case .foreign: return
         }
         let origin = requestedPosition ?? .zero
         let s = size ?? Size(width: 1, height: 1)
@@ -296,13 +359,8 @@ open class Window: EventTarget {
     /// Lays out if asked, paints the damaged area into the back buffer and copies it out.
     func updateIfNeeded() {
         guard let application, windowID != 0, let size else { return }
-        if needsLayout {
-            needsLayout = false
-            rootView.frame = bounds
-            if let content { content.frame = bounds }
-            rootView.layoutIfNeeded()
-            didLayout()
-        }
+        layoutIfNeeded()
+        if case .foreign = kind { return }
         let width = Int32(size.width.rounded(.up))
         let height = Int32(size.height.rounded(.up))
         if !(buffer?.canServe(width: width, height: height) ?? false) {
@@ -317,6 +375,17 @@ open class Window: EventTarget {
         dirty = .zero
         paint(area, into: buffer, scale: application.scale)
         if isMapped { buffer.copy(area, to: windowID) }
+    }
+
+    /// Lays the view tree out now if it is due; events handled before the end of the turn
+    /// (hit tests) call it so that they never see a stale layout.
+    func layoutIfNeeded() {
+        guard needsLayout else { return }
+        needsLayout = false
+        rootView.frame = bounds
+        content?.frame = bounds
+        rootView.layoutIfNeeded()
+        didLayout()
     }
 
     /// Paints `area` of the view tree into the buffer.
