@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "X11UI", targets: ["X11UI"]),
         .executable(name: "tooltip-demo", targets: ["tooltip-demo"]),
         .executable(name: "embed-example", targets: ["embed-example"]),
+        .executable(name: "tooltip-bench", targets: ["tooltip-bench"]),
     ],
     targets: [
         // Xlib, Xft, fontconfig, cairo and the X extensions the toolkit uses.
@@ -31,6 +32,7 @@ let package = Package(
         .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),
         .executableTarget(name: "embed-example", dependencies: ["X11UI", "CX11"]),
+        .executableTarget(name: "tooltip-bench", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest"]),
         .testTarget(name: "X11UITests", dependencies: ["X11UI"]),
         .testTarget(
             name: "IntegrationTests",

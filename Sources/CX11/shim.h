@@ -16,10 +16,13 @@
 #include <cairo/cairo-xlib.h>
 #include <poll.h>
 
-/* Macros and variadic calls Swift cannot import, and nothing more. */
+/* Only what Swift cannot import as it is. Function-like macros (DefaultScreen, RootWindow,
+   ConnectionNumber) have X-prefixed function twins, and fontconfig's FC_* property names are
+   plain strings ("family", "charset"), so neither needs a shim. */
 
-/* Nothing is shimmed yet: every call X11UI makes imports as it is. Function-like macros
-   (DefaultScreen, RootWindow, ConnectionNumber) have X-prefixed function twins, and
-   fontconfig's FC_* property names are plain strings ("family", "charset"). */
+/* ppoll (nanosecond timeouts for the run loop) is a GNU extension that Swift's Glibc module,
+   built without _GNU_SOURCE, does not declare. */
+struct timespec;
+extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const __sigset_t *sigmask);
 
 #endif

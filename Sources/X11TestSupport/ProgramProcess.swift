@@ -96,6 +96,11 @@ public final class ProgramProcess: @unchecked Sendable {
         return frame
     }
 
+    /// The X windows the inspector has reported layouts for.
+    public var windows: Set<UInt> {
+        Set(events.compactMap { $0["event"] as? String == "layout" ? ($0["window"] as? Int).map(UInt.init) : nil })
+    }
+
     /// The tooltip events (`shown` / `hidden`) so far.
     public var toolTipEvents: [(state: String, source: String?, text: String)] {
         events.filter { $0["event"] as? String == "tooltip" }.map {

@@ -35,7 +35,14 @@ public final class ProgramSession: @unchecked Sendable {
             throw XvfbServer.StartError(
                 description: "\(program) did not show \(readyView): \(self.program.standardError)")
         }
-        frames = self.program.frames()
+        // A layout is written before the window maps: wait until the server shows every window,
+        // or pointer events could reach the root window instead.
+        let program = self.program
+        guard wait(timeout: 10, { program.windows.allSatisfy { probe.info($0)?.isMapped == true } }) else {
+            throw XvfbServer.StartError(description: "\(program) windows never mapped")
+        }
+        usleep(50_000)
+        frames = program.frames()
         park()
     }
 

@@ -16,6 +16,7 @@ public final class XvfbServer: @unchecked Sendable {
     /// Why Xvfb could not start.
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Starts Xvfb with one screen and waits until it accepts connections.

@@ -42,7 +42,10 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
         compositor?.stop()
         server.stop()
     }
-    guard demo.waitForView("flip-trailing") != nil else { fail("the demo did not start: \(demo.standardError)") }
+    guard demo.waitForView("flip-trailing") != nil,
+        wait(timeout: 10, { demo.windows.allSatisfy { probe.info($0)?.isMapped == true } })
+    else { fail("the demo did not start: \(demo.standardError)") }
+    usleep(100_000)
     let frames = demo.frames()
     let suffix = composited ? "-composited" : ""
     let park = (server.width - 2, server.height / 2)

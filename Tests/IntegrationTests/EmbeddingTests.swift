@@ -147,7 +147,7 @@ final class EmbedExampleTests {
         #expect(probe.string(host.id, "WM_CLASS") == "embed-example\0Embed-example\0")
         // The host drew its bars: Q2's sea green.
         let chart = try session.frame("host-chart")
-        #expect(probe.pixel(chart.x + 60 + 30, chart.maxY - 10) == 0x2e8b57)
+        #expect(wait(timeout: 2) { probe.pixel(chart.x + 60 + 30, chart.maxY - 10) == 0x2e8b57 })
         // Hovering a bar names it; the next bar names itself.
         probe.movePointer(to: chart.x + 90, chart.maxY - 20)
         #expect(session.waitForToolTip(named: "Q2: 42 units") != nil)

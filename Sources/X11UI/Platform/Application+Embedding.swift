@@ -67,6 +67,12 @@ extension Application {
         updateWindows()
     }
 
+    /// Sends X11UI's buffered requests and waits until the server has processed them (one
+    /// round trip: for tests and measurements, not for a program's normal flow).
+    public func sync() {
+        if !connection.isBroken { XSync(connection.display, 0) }
+    }
+
     /// Sends X11UI's buffered requests to the server.
     public func flush() { connection.flush() }
 

@@ -161,10 +161,14 @@ public final class Application {
             let untilTimer = max(0, (deadline - MonotonicInstant.now()).nanoseconds)
             wait = min(wait ?? untilTimer, untilTimer)
         }
-        // Round up so a timer is never woken a hair early and spun on.
-        let milliseconds = wait.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1
+        // ppoll sleeps to the nanosecond: a tooltip's 500 ms is 500 ms, not "up to 501".
         var descriptor = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, milliseconds)
+        if let wait {
+            var span = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
+            _ = ppoll(&descriptor, 1, &span, nil)
+        } else {
+            _ = ppoll(&descriptor, 1, nil, nil)
+        }
     }
 
     // MARK: - Timers

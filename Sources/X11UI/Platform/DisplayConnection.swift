@@ -58,6 +58,9 @@ final class DisplayConnection {
         resourceString = XResourceManagerString(display).map { String(cString: $0) } ?? ""
         dpi = XResources(resourceString).double("Xft.dpi").flatMap { $0 >= 24 && $0 <= 960 ? $0 : nil } ?? 96
         XErrorTrap.connections[display] = self
+        // Xlib fetches the keyboard mapping on the first key press, a round trip in the middle
+        // of an interaction (Escape on a tooltip); fetch it now, at start-up, instead.
+        _ = XKeysymToKeycode(display, 0xff1b)
         if owns { XSetIOErrorExitHandler(display, XErrorTrap.ioErrorExitHandler, nil) }
     }
 

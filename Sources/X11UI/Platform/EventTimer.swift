@@ -41,6 +41,9 @@ struct TimerQueue {
     var count: Int { timers.count(where: { !$0.isDone }) }
 
     mutating func insert(_ timer: EventTimer) {
+        // Cancelled timers go now, so a loop that never sleeps (a host calling `handle`) does
+        // not pile them up.
+        timers.removeAll { $0.isDone }
         let index = timers.firstIndex { $0.deadline > timer.deadline } ?? timers.endIndex
         timers.insert(timer, at: index)
     }

@@ -146,6 +146,20 @@ public final class ToolTipController {
         feed(.invalidate(interaction.id))
     }
 
+    /// Shows an interaction's tooltip now, at its view.
+    func present(_ interaction: ToolTipInteraction) {
+        guard interaction.isEnabled, let view = interaction.view, view.isVisibleInWindow,
+            let frame = view.frameOnScreen
+        else { return }
+        remember(interaction)
+        feed(.present(source(interaction, region: frame, anchor: .focus)))
+    }
+
+    /// Hides an interaction's tooltip if it is the one shown (or waiting to show).
+    func dismiss(_ interaction: ToolTipInteraction) {
+        feed(.dismiss(interaction.id))
+    }
+
     /// Hides any tooltip now (the application is closing, say).
     public func hide() { feed(.dismissAll) }
 
@@ -193,9 +207,17 @@ public final class ToolTipController {
     }
 
     private func remember(_ interaction: ToolTipInteraction) {
-        if known[interaction.id]?.value == nil {
-            known = known.filter { $0.value.value != nil }
-            known[interaction.id] = WeakInteraction(interaction)
+        guard known[interaction.id]?.value == nil else { return }
+        known[interaction.id] = WeakInteraction(interaction)
+        // Keep the table to the sources the machine still refers to, so a pointer crossing
+        // thousands of views does not grow it (checked only when it has grown).
+        if known.count > 32 {
+            let live: Set<UInt64> = [
+                interaction.id, machine.shown?.interaction, machine.pending?.source.interaction,
+                machine.pointer.source?.interaction, machine.suppressed?.source.interaction,
+                machine.pressTarget?.source?.interaction, shown?.interaction.value?.id,
+            ].reduce(into: []) { if let id = $1 { $0.insert(id) } }
+            known = known.filter { live.contains($0.key) && $0.value.value != nil }
         }
     }
 

@@ -107,6 +107,19 @@ public final class ToolTipInteraction: Interaction {
         controller?.interactionNeedsUpdate(self)
     }
 
+    /// Shows the tooltip now, placed at the view as for keyboard focus, replacing any other.
+    ///
+    /// It stays until `dismiss()`, Escape, a click, or another tooltip replaces it. Nothing
+    /// happens while the view is not on the screen or the interaction is disabled.
+    public func present() {
+        controller?.present(self)
+    }
+
+    /// Hides the tooltip if it is shown (or cancels it if it is waiting for its delay).
+    public func dismiss() {
+        controller?.dismiss(self)
+    }
+
     /// The configuration at a point in the view: the delegate's answer, else the default.
     public func configuration(at point: Point) -> ToolTipConfiguration? {
         if let delegate { return delegate.toolTipInteraction(self, configurationAt: point) }

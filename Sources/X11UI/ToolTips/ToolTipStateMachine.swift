@@ -49,6 +49,10 @@ struct ToolTipStateMachine: Equatable {
         /// Keyboard focus moved: to a source when by keyboard onto a view with a tooltip, nil
         /// otherwise (focus left, or moved by mouse).
         case focus(Source?)
+        /// The program asked for this tooltip now (`ToolTipInteraction.present()`).
+        case present(Source)
+        /// The program asked this interaction's tooltip to go (`ToolTipInteraction.dismiss()`).
+        case dismiss(UInt64)
         /// The timer set by the last `.setTimer` fired.
         case timer
         /// The interaction's view went away, hid, or the interaction was disabled.
@@ -109,6 +113,13 @@ struct ToolTipStateMachine: Equatable {
         case .buttonRelease(let target): buttonReleased(on: target, now: now, &effects)
         case .escape: escapePressed(now: now, &effects)
         case .focus(let source): focusMoved(to: source, now: now, &effects)
+        case .present(let source):
+            pending = nil
+            suppressed = nil
+            if !source.isSamePlace(as: shown) { show(source, now: now, &effects) }
+        case .dismiss(let id):
+            if shown?.interaction == id { hide(now: now, &effects) }
+            if pending?.source.interaction == id { pending = nil }
         case .timer: timerFired(now: now, &effects)
         case .sourceGone(let id):
             if shown?.interaction == id { hide(now: now, &effects) }

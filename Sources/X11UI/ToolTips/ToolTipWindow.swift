@@ -97,7 +97,7 @@ final class ToolTipWindow {
         host.updateIfNeeded()
         if !isShown {
             isShown = true
-            XMapRaised(connection.display, host.windowID)
+            XMapWindow(connection.display, host.windowID)  // setFrame raised it already
             host.isMapped = true
             // Paint right away rather than after the Expose round: the buffer is ready.
             host.buffer?.copy(host.bounds, to: host.windowID)

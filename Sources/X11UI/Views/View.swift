@@ -18,6 +18,7 @@ open class View {
     public var frame: Rect {
         didSet {
             guard frame != oldValue else { return }
+            superview?.hitIndex = nil
             if frame.size != oldValue.size { setNeedsLayout() }
             superview?.setNeedsDisplay(oldValue.union(frame))
             if superview == nil { setNeedsDisplay() }
@@ -105,6 +106,7 @@ open class View {
         guard view !== self, !isDescendant(of: view) else { return }
         view.removeFromSuperview()
         subviews.insert(view, at: min(max(0, index), subviews.count))
+        hitIndex = nil
         view.superview = self
         view.window = window
         invalidateIntrinsicSize()
@@ -116,6 +118,7 @@ open class View {
         guard let parent = superview else { return }
         let oldWindow = window
         parent.subviews.removeAll { $0 === self }
+        parent.hitIndex = nil
         superview = nil
         window = nil
         parent.invalidateIntrinsicSize()
@@ -222,14 +225,29 @@ open class View {
     // MARK: - Hit testing
 
     /// The deepest visible view containing `point` (in this view's coordinates), or nil.
+    ///
+    /// - Complexity: O(subviews) for a few subviews; with many, a grid index built on first use
+    ///   (and rebuilt after subviews change) makes it O(subviews under the point).
     open func hitTest(_ point: Point) -> View? {
         guard !isHidden, bounds.contains(point) else { return nil }
+        if subviews.count > HitIndex.threshold {
+            if hitIndex == nil { hitIndex = HitIndex(subviews) }
+            for index in hitIndex!.candidates(at: point) {
+                let subview = subviews[index]
+                let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
+                if let hit = subview.hitTest(local) { return hit }
+            }
+            return self
+        }
         for subview in subviews.reversed() {
             let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
             if let hit = subview.hitTest(local) { return hit }
         }
         return self
     }
+
+    /// Where subviews are, for hit tests among many of them; nil until needed or after a change.
+    var hitIndex: HitIndex?
 
     // MARK: - Interactions
 

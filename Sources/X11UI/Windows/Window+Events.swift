@@ -36,8 +36,13 @@ extension Window {
             break
         }
         switch event {
-        case .expose(_, let rect, _):
-            buffer?.copy(rect, to: windowID)
+        case .expose(_, let rect, let count):
+            // An uncovered shape arrives as many rectangles: copy their bounding box once.
+            exposed = exposed.union(rect)
+            if count == 0 {
+                buffer?.copy(exposed, to: windowID)
+                exposed = .zero
+            }
         case .configure(_, let frame, let synthetic):
             if synthetic || parentIsRootWindow { screenOrigin = frame.origin }
             if frame.size != size, frame.width > 0, frame.height > 0 {

@@ -406,6 +406,8 @@ open class Window: EventTarget {
     // MARK: - Event state (see Window+Events.swift)
 
     var hover = HoverState()
+    /// Exposed area gathered until the last Expose event of a series.
+    var exposed = Rect.zero
     var focusState = FocusState()
 
     /// Something under the view tree disappeared (removed or hidden).

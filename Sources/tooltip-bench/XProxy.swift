@@ -1,0 +1,300 @@
+import Foundation
+import Synchronization
+
+/// A proxy between X clients and an X server that counts what crosses it and, optionally,
+/// delays it (to imitate a remote X connection).
+///
+/// Counting: the client-to-server stream is parsed request by request (the 2-byte length of
+/// each request, or the 4-byte one of BIG-REQUESTS); the server-to-client stream message by
+/// message (32-byte events and errors; replies and generic events with their extra length).
+/// A reply is a request the client waited for: Xlib blocks for every reply, so replies count
+/// the synchronous round trips.
+final class XProxy: @unchecked Sendable {
+    struct Counts: Sendable {
+        var requests = 0
+        var replies = 0
+        var events = 0
+        var errors = 0
+        var bytesUp = 0
+        var bytesDown = 0
+        /// Requests by major opcode (extensions' majors are assigned by the server).
+        var opcodes: [UInt8: Int] = [:]
+
+        static func - (a: Counts, b: Counts) -> Counts {
+            var opcodes = a.opcodes
+            for (op, n) in b.opcodes { opcodes[op, default: 0] -= n }
+            return Counts(
+                requests: a.requests - b.requests, replies: a.replies - b.replies, events: a.events - b.events,
+                errors: a.errors - b.errors, bytesUp: a.bytesUp - b.bytesUp, bytesDown: a.bytesDown - b.bytesDown,
+                opcodes: opcodes.filter { $0.value != 0 })
+        }
+    }
+
+    /// The display clients connect to (`:N` over a Unix socket, or `127.0.0.1:N` over TCP).
+    let display: String
+    private let listener: Int32
+    private let serverSocketPath: String
+    private let latencyNanoseconds: UInt64
+    private let counts = Mutex(Counts())
+    private let stopFlag = Atomic<Bool>(false)
+    private var thread: Thread?
+    private let unixPath: String?
+
+    /// Listens as display `number` and forwards to the server's socket of `serverDisplay`.
+    init(serverDisplay: Int, listenDisplay number: Int, latency: Duration = .zero, tcp: Bool = false) throws {
+        serverSocketPath = "/tmp/.X11-unix/X\(serverDisplay)"
+        latencyNanoseconds = UInt64(max(0, latency.nanoseconds))
+        let fd: Int32
+        if tcp {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(6000 + number).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw ProxyError(description: "cannot bind TCP port \(6000 + number)") }
+            display = "127.0.0.1:\(number)"
+            unixPath = nil
+        } else {
+            let path = "/tmp/.X11-unix/X\(number)"
+            unlink(path)
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = XProxy.unixAddress(path)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard bound == 0 else { throw ProxyError(description: "cannot bind \(path)") }
+            display = ":\(number)"
+            unixPath = path
+        }
+        listener = fd
+        listen(listener, 16)
+        let thread = Thread { [self] in run() }
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    func stop() {
+        guard !stopFlag.exchange(true, ordering: .relaxed) else { return }
+        close(listener)
+        if let unixPath { unlink(unixPath) }
+        usleep(20_000)
+    }
+
+    /// The counts so far.
+    var snapshot: Counts { counts.withLock { $0 } }
+
+    struct ProxyError: Error, CustomStringConvertible { let description: String }
+
+    private static func unixAddress(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
+        }
+        return address
+    }
+
+    // MARK: - Forwarding
+
+    /// One direction of one connection: bytes waiting to be written, with their release time,
+    /// and the parser's state.
+    private final class Stream {
+        let from: Int32
+        let to: Int32
+        let upstream: Bool
+        var pending: [(due: UInt64, data: [UInt8])] = []
+        var parser: MessageParser
+        init(from: Int32, to: Int32, upstream: Bool) {
+            self.from = from
+            self.to = to
+            self.upstream = upstream
+            parser = MessageParser(clientToServer: upstream)
+        }
+    }
+
+    private func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    private func run() {
+        var streams: [Stream] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !stopFlag.load(ordering: .relaxed) {
+            let polled = streams.count  // streams accepted below wait for the next poll
+            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            for stream in streams { fds.append(pollfd(fd: stream.from, events: Int16(POLLIN), revents: 0)) }
+            let due = streams.compactMap { $0.pending.first?.due }.min()
+            let timeout: Int32 = due.map { Int32(max(0, (Int64($0) - Int64(now())) / 1_000_000)) } ?? 50
+            _ = poll(&fds, nfds_t(fds.count), min(timeout, 50))
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                let client = accept(listener, nil, nil)
+                if client >= 0 {
+                    let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                    var address = XProxy.unixAddress(serverSocketPath)
+                    let connected = withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                        }
+                    }
+                    if connected == 0 {
+                        var noDelay: Int32 = 1
+                        setsockopt(
+                            client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+                        streams.append(Stream(from: client, to: server, upstream: true))
+                        streams.append(Stream(from: server, to: client, upstream: false))
+                    } else {
+                        close(client)
+                        close(server)
+                    }
+                }
+            }
+            var closed: Set<Int32> = []
+            for (index, stream) in streams.prefix(polled).enumerated() where fds[index + 1].revents != 0 {
+                let n = read(stream.from, &buffer, buffer.count)
+                if n <= 0 {
+                    closed.insert(stream.from)
+                    closed.insert(stream.to)
+                    continue
+                }
+                let data = Array(buffer[0..<n])
+                let tally = stream.parser.feed(data)
+                counts.withLock { c in
+                    if stream.upstream {
+                        c.requests += tally.requests
+                        for op in tally.opcodes { c.opcodes[op, default: 0] += 1 }
+                        c.bytesUp += n
+                    } else {
+                        c.replies += tally.replies
+                        c.events += tally.events
+                        c.errors += tally.errors
+                        c.bytesDown += n
+                    }
+                }
+                stream.pending.append((now() + latencyNanoseconds, data))
+            }
+            let t = now()
+            for stream in streams where !closed.contains(stream.to) {
+                while let first = stream.pending.first, first.due <= t {
+                    stream.pending.removeFirst()
+                    var offset = 0
+                    while offset < first.data.count {
+                        let written = first.data[offset...].withUnsafeBytes {
+                            write(stream.to, $0.baseAddress, $0.count)
+                        }
+                        if written <= 0 { break }
+                        offset += written
+                    }
+                }
+            }
+            if !closed.isEmpty {
+                for fd in closed { close(fd) }
+                streams.removeAll { closed.contains($0.from) || closed.contains($0.to) }
+            }
+        }
+        for stream in streams { close(stream.from) }
+    }
+}
+
+/// Splits an X protocol byte stream into messages and counts them (little-endian clients).
+struct MessageParser {
+    let clientToServer: Bool
+    private var buffer: [UInt8] = []
+    private var setupDone = false
+
+    init(clientToServer: Bool) {
+        self.clientToServer = clientToServer
+    }
+
+    struct Tally {
+        var opcodes: [UInt8] = []
+        var requests = 0
+        var replies = 0
+        var events = 0
+        var errors = 0
+    }
+
+    private func u16(_ i: Int) -> Int { Int(buffer[i]) | Int(buffer[i + 1]) << 8 }
+    private func u32(_ i: Int) -> Int {
+        Int(buffer[i]) | Int(buffer[i + 1]) << 8 | Int(buffer[i + 2]) << 16 | Int(buffer[i + 3]) << 24
+    }
+
+    /// Adds bytes; returns what complete messages they finished.
+    mutating func feed(_ bytes: [UInt8]) -> Tally {
+        buffer += bytes
+        var tally = Tally()
+        var offset = 0
+        while true {
+            let available = buffer.count - offset
+            let length: Int
+            if !setupDone {
+                if clientToServer {
+                    // byte order, pad, major, minor, name length, data length, pad; then both, padded.
+                    guard available >= 12 else { break }
+                    let n = u16(offset + 6)
+                    let d = u16(offset + 8)
+                    length = 12 + (n + 3) / 4 * 4 + (d + 3) / 4 * 4
+                } else {
+                    guard available >= 8 else { break }
+                    length = 8 + u16(offset + 6) * 4
+                }
+                guard available >= length else { break }
+                setupDone = true
+            } else if clientToServer {
+                guard available >= 4 else { break }
+                let units = u16(offset + 2)
+                if units == 0 {  // BIG-REQUESTS
+                    guard available >= 8 else { break }
+                    length = u32(offset + 4) * 4
+                } else {
+                    length = units * 4
+                }
+                guard length >= 4, available >= length else { break }
+                tally.requests += 1
+                tally.opcodes.append(buffer[offset])
+            } else {
+                guard available >= 32 else { break }
+                let type = buffer[offset] & 0x7f
+                switch type {
+                case 0:
+                    length = 32
+                    tally.errors += 1
+                case 1:
+                    length = 32 + u32(offset + 4) * 4
+                    tally.replies += 1
+                case 35:
+                    length = 32 + u32(offset + 4) * 4
+                    tally.events += 1
+                default:
+                    length = 32
+                    tally.events += 1
+                }
+                guard available >= length else {
+                    if type == 0 {
+                        tally.errors -= 1
+                    } else if type == 1 {
+                        tally.replies -= 1
+                    } else {
+                        tally.events -= 1
+                    }
+                    break
+                }
+            }
+            offset += length
+        }
+        buffer.removeFirst(offset)
+        return tally
+    }
+}

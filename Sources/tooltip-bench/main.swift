@@ -1,0 +1,163 @@
+import CX11
+import Foundation
+import X11TestSupport
+
+// tooltip-bench: the figures of SPEC section 10, measured in one run on a private Xvfb.
+// Programs are measured from outside (XTest in, MapNotify and pixels out); X requests and
+// round trips through a counting proxy between the program and the server; costs inside the
+// library in-process. See README ("Performance") for the method and the latest figures.
+
+struct Options {
+    var trials = 50
+    var cycles = 10_000
+    var shows = 1_000
+    var idleSeconds = 10.0
+    var startupRuns = 20
+    var quick = false
+    var remote = true
+    var peerGTK: String?
+    var onlyInProcess = false
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("tooltip-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--quick":
+        options.quick = true
+        options.trials = 10
+        options.cycles = 1_000
+        options.shows = 200
+        options.idleSeconds = 3
+        options.startupRuns = 5
+    case "--trials": options.trials = Int(arguments.popFirst() ?? "") ?? options.trials
+    case "--cycles": options.cycles = Int(arguments.popFirst() ?? "") ?? options.cycles
+    case "--no-remote": options.remote = false
+    case "--peer-gtk": options.peerGTK = arguments.popFirst()
+    case "--in-process-only": options.onlyInProcess = true
+    default:
+        fail("usage: tooltip-bench [--quick] [--trials N] [--cycles N] [--no-remote] [--peer-gtk PATH]")
+    }
+}
+
+/// A display number with no server, lock or socket, for the proxy to take.
+func freeDisplayNumber(from start: Int) -> Int {
+    var n = start
+    while FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
+        || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+    {
+        n += 1
+    }
+    return n
+}
+
+func machineDescription() -> String {
+    let cpu =
+        (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+        .first { $0.hasPrefix("model name") }.map {
+            String($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces)
+        }
+        ?? "unknown CPU"
+    return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)"
+}
+
+@MainActor func main() throws {
+    let server = try XvfbServer(width: 1280, height: 800)
+    let probe = try ServerProbe(display: server.display)
+    let watcher = TooltipWatcher(probe: probe)
+    let bench = Bench(server: server, probe: probe, watcher: watcher, trials: options.trials)
+    defer { server.stop() }
+    print("# tooltip-bench \(ISO8601DateFormatter().string(from: Date()))")
+    print("# machine: \(machineDescription()); Xvfb 1280x800x24 \(server.display), no window manager")
+    print("# trials: \(options.trials) per latency figure; \(options.cycles) show/hide cycles")
+    if options.onlyInProcess {
+        try InProcessBench(bench: bench).run(quick: options.quick)
+        return
+    }
+
+    // Where the demo's views are: one run with the inspector.
+    let frames: [String: Frame]
+    do {
+        let demo = try ProgramProcess("tooltip-demo", display: server.display)
+        guard demo.waitForView("flip-trailing") != nil else { fail("the demo did not start") }
+        frames = demo.frames()
+        demo.stop()
+    }
+    guard let hover = frames["default-view"], let icon = frames["icon-home"] else { fail("demo views missing") }
+    let demo = Subject(
+        name: "x11ui", path: ProgramProcess.executablePath("tooltip-demo"), windowTitle: "X11UI Tooltips",
+        hoverPoint: (hover.midX, hover.midY), clickPoint: (icon.midX, icon.midY), restPoint: (1000, 640),
+        paintedPixel: (hover.midX, hover.midY, 0x34c759))
+
+    // Startup.
+    try bench.startup(demo, runs: options.startupRuns)
+
+    // Latencies, idle, memory and resources on one running demo.
+    let running = try bench.start(demo)
+    let stats = ProcStats(pid: running.pid)
+    bench.report("x11ui.rss_after_start", Double(stats.rssKB) / 1024, "MB")
+    bench.hover(demo, delay: 500, grace: 150)
+    bench.click(demo)
+    bench.idle("x11ui", pid: running.pid, seconds: options.idleSeconds)
+    bench.cycles(demo, count: options.shows)
+    bench.report("x11ui.rss_after_\(options.shows)_shows", Double(stats.rssKB) / 1024, "MB")
+    if let window = probe.window(named: "X11UI Tooltips") {
+        let before = probe.resourceCounts(ofClientOwning: window.id)
+        let rssBefore = stats.rssKB
+        let done = bench.cycles(demo, count: options.cycles)
+        let after = probe.resourceCounts(ofClientOwning: window.id)
+        bench.report("x11ui.show_hide_cycles_done", done, "cycles")
+        for type in ["WINDOW", "PIXMAP", "GC", "PICTURE", "GLYPHSET", "FONT", "COLORMAP", "CURSOR"] {
+            print("x11ui.x_resources_\(type.lowercased()): \(before[type] ?? 0) -> \(after[type] ?? 0) count")
+        }
+        print("x11ui.x_resources_total: \(before.values.reduce(0, +)) -> \(after.values.reduce(0, +)) count")
+        bench.report("x11ui.rss_growth_over_\(options.cycles)_cycles", Double(stats.rssKB - rssBefore) / 1024, "MB")
+    }
+    running.stop()
+
+    // Requests and round trips per show, through a counting proxy.
+    let proxy = try XProxy(serverDisplay: server.number, listenDisplay: freeDisplayNumber(from: 600))
+    try RequestCounts(bench: bench, proxy: proxy).measure(demo)
+    proxy.stop()
+
+    // Remote X: 20 ms each way.
+    if options.remote {
+        let remote = try XProxy(
+            serverDisplay: server.number, listenDisplay: freeDisplayNumber(from: 700), latency: .milliseconds(20),
+            tcp: true)
+        let child = try bench.start(demo, display: remote.display)
+        bench.hover(demo, delay: 500, grace: 150, label: "x11ui.remote_20ms", trials: max(5, options.trials / 5))
+        child.stop()
+        remote.stop()
+    }
+
+    // Costs inside the library.
+    try InProcessBench(bench: bench).run(quick: options.quick)
+
+    // The GTK 3 reference, measured the same way in the same run.
+    if let path = options.peerGTK {
+        let gtk = Subject(
+            name: "gtk3", path: path, windowTitle: "peer-gtk", hoverPoint: (100, 40), clickPoint: nil,
+            restPoint: (600, 400), paintedPixel: nil)
+        try bench.startup(gtk, runs: options.startupRuns)
+        let child = try bench.start(gtk)
+        bench.report("gtk3.rss_after_start", Double(ProcStats(pid: child.pid).rssKB) / 1024, "MB")
+        bench.hover(gtk, delay: 500, grace: 0)
+        bench.report("gtk3.rss_after_shows", Double(ProcStats(pid: child.pid).rssKB) / 1024, "MB")
+        child.stop()
+        let proxy = try XProxy(serverDisplay: server.number, listenDisplay: freeDisplayNumber(from: 800))
+        try RequestCounts(bench: bench, proxy: proxy).measure(gtk)
+        proxy.stop()
+    }
+}
+
+do {
+    try MainActor.assumeIsolated { try main() }
+} catch {
+    fail("\(error)")
+}
