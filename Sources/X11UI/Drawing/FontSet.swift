@@ -147,7 +147,7 @@ final class FontSet: TextMeasuring {
     }
 
     /// Scalars Xft would draw as a box or that have no advance in plain text rendering.
-    static func drawsNothing(_ scalar: Unicode.Scalar) -> Bool {
+    nonisolated static func drawsNothing(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v < 0x20 || (v >= 0x7f && v < 0xa0) { return true }
         switch v {

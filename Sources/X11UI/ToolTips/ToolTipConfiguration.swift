@@ -58,6 +58,17 @@ public struct ToolTipConfiguration {
         sourceRect = rect
     }
 
+    /// Whether there is anything to show: text that is not only whitespace (an empty tooltip is
+    /// no tooltip), at least one item, or a view.
+    @MainActor var hasContent: Bool {
+        switch content {
+        case .text(let text):
+            return text.unicodeScalars.contains { !$0.properties.isWhitespace && !FontSet.drawsNothing($0) }
+        case .items(let items): return !items.isEmpty
+        case .view: return true
+        }
+    }
+
     /// Whether two configurations show the same thing (views built by closures are never
     /// assumed equal, except to themselves by identity of the text they contain).
     @MainActor

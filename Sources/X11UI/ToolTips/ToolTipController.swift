@@ -178,7 +178,7 @@ public final class ToolTipController {
         for view in chain.reversed() {
             for case let interaction as ToolTipInteraction in view.interactions where interaction.isEnabled {
                 let local = view.convertFromWindow(location)
-                guard let configuration = interaction.configuration(at: local),
+                guard let configuration = interaction.configuration(at: local), configuration.hasContent,
                     let region = Self.region(of: configuration, in: view.bounds), region.contains(local)
                 else { continue }
                 remember(interaction)
@@ -223,9 +223,20 @@ public final class ToolTipController {
 
     // MARK: - Driving the machine
 
+    /// Inputs that arrived while effects were being performed (a delegate that removes its
+    /// view while answering, say); they are applied, in order, once the current ones are done.
+    private var queuedInputs: [ToolTipStateMachine.Input] = []
+    private var isFeeding = false
+
     private func feed(_ input: ToolTipStateMachine.Input) {
-        let effects = machine.reduce(input, now: .now())
-        for effect in effects { perform(effect) }
+        queuedInputs.append(input)
+        guard !isFeeding else { return }
+        isFeeding = true
+        defer { isFeeding = false }
+        while !queuedInputs.isEmpty {
+            let next = queuedInputs.removeFirst()
+            for effect in machine.reduce(next, now: .now()) { perform(effect) }
+        }
     }
 
     private func perform(_ effect: ToolTipStateMachine.Effect) {
@@ -265,8 +276,10 @@ public final class ToolTipController {
             let local = view.convertFromWindow(pointer.location)
             if view.bounds.contains(local) { point = local }
         }
-        guard let configuration = interaction.configuration(at: point),
-            let region = Self.region(of: configuration, in: view.bounds)
+        guard let configuration = interaction.configuration(at: point), configuration.hasContent,
+            let region = Self.region(of: configuration, in: view.bounds),
+            // The delegate may have removed or hidden the view, or disabled the interaction.
+            view.isVisibleInWindow, view.window === window, interaction.isEnabled, interaction.view === view
         else {
             feed(.contentUnavailable)
             return
