@@ -29,22 +29,22 @@ public final class ServerProbe: @unchecked Sendable {
         }
         self.display = display
         root = XDefaultRootWindow(display)
-        // Windows come and go under a probe's feet; an error must not end the test run
-        // (Xlib's default handler exits).
-        XSetErrorHandler { _, event in
-            if let event, event.pointee.error_code != 3 /* BadWindow */ {
-                let e = event.pointee
-                FileHandle.standardError.write(
-                    Data("probe: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n".utf8))
-            }
-            return 0
-        }
-        // Nor must the server going away (a test may kill it on purpose).
-        XSetIOErrorHandler { _ in 0 }
-        XSetIOErrorExitHandler(display, { _, _ in }, nil)
+        TestDisplays.watch(display)
     }
 
-    deinit { XCloseDisplay(display) }
+    deinit {
+        // After its server died, a display is left allocated rather than closed: closing it
+        // would skip the extensions' close hooks and leave records that a later connection at
+        // the same address would inherit (see DisplayConnection.close in X11UI).
+        var descriptor = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
+        var byte: UInt8 = 0
+        let dead =
+            poll(&descriptor, 1, 0) > 0
+            && (descriptor.revents & Int16(POLLHUP | POLLERR) != 0
+                || recv(XConnectionNumber(display), &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0)
+        if !dead { XCloseDisplay(display) }
+        TestDisplays.unwatch(display)
+    }
 
     public func atom(_ name: String) -> UInt {
         if let atom = atomCache[name] { return atom }
@@ -237,4 +237,60 @@ public final class ServerProbe: @unchecked Sendable {
     }
 
     public func sync() { XSync(display, 0) }
+}
+
+/// Error handling for the displays tests open themselves (probes, host programs' displays):
+/// windows come and go under a probe's feet, so their protocol errors must not end the test run
+/// (Xlib's default handler exits), nor must their server going away (a test may kill it on
+/// purpose). Errors are counted per display. Errors on other connections go to whoever handled
+/// them before (X11UI's handler, in-process), so a test display never takes over an
+/// application's errors.
+public enum TestDisplays {
+    nonisolated(unsafe) static var errors: [OpaquePointer: Int] = [:]
+    nonisolated(unsafe) static var previous: XErrorHandler?
+    nonisolated(unsafe) static var previousIO: XIOErrorHandler?
+    nonisolated(unsafe) static var installed = false
+    static let lock = NSLock()
+
+    /// Handles (and counts) the protocol and I/O errors of `display`.
+    public static func watch(_ display: OpaquePointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        errors[display] = 0
+        XSetIOErrorExitHandler(display, { _, _ in }, nil)
+        guard !installed else { return }
+        installed = true
+        previous = XSetErrorHandler { display, event in
+            guard let display, TestDisplays.errors[display] != nil else {
+                return TestDisplays.previous?(display, event) ?? 0
+            }
+            TestDisplays.errors[display, default: 0] += 1
+            if let event, event.pointee.error_code != 3 /* BadWindow */ {
+                let e = event.pointee
+                FileHandle.standardError.write(
+                    Data("test display: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n".utf8))
+            }
+            return 0
+        }
+        previousIO = XSetIOErrorHandler { display in
+            guard let display, TestDisplays.errors[display] != nil else {
+                return TestDisplays.previousIO?(display) ?? 0
+            }
+            return 0
+        }
+    }
+
+    /// The protocol errors received on a watched display so far.
+    public static func errorCount(on display: OpaquePointer) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors[display] ?? 0
+    }
+
+    /// Stops handling a display's errors (after it was closed).
+    public static func unwatch(_ display: OpaquePointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        errors[display] = nil
+    }
 }

@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 
 /// A private Xvfb for tests, tours and the benchmark: it picks a free display number itself
@@ -24,6 +25,7 @@ public final class XvfbServer: @unchecked Sendable {
     /// - Parameters:
     ///   - extraArguments: more Xvfb arguments (`["-dpi", "144"]`).
     public init(width: Int = 1280, height: Int = 800, depth: Int = 24, extraArguments: [String] = []) throws {
+        XlibThreads.enable()
         self.width = width
         self.height = height
         // Xvfb writes the display number to its standard output once it accepts connections;
@@ -68,4 +70,14 @@ public final class XvfbServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
     }
+}
+
+/// Test processes use Xlib from several threads at once (each test its own connections, run in
+/// parallel); Xlib then needs XInitThreads before any other call. X11UI itself is
+/// single-threaded and does not call it.
+public enum XlibThreads {
+    private static let once: Void = { _ = XInitThreads() }()
+
+    /// Calls XInitThreads once per process; call it before any other Xlib call.
+    public static func enable() { _ = once }
 }

@@ -21,6 +21,7 @@ final class EmbeddingTests {
         server = try XvfbServer()
         probe = try ServerProbe(display: server.display)
         hostDisplay = try #require(XOpenDisplay(server.display))
+        TestDisplays.watch(hostDisplay)
         let screen = XDefaultScreen(hostDisplay)
         hostWindow = XCreateSimpleWindow(
             hostDisplay, XRootWindow(hostDisplay, screen), 0, 0, 400, 300, 0, 0, XWhitePixel(hostDisplay, screen))
@@ -31,6 +32,7 @@ final class EmbeddingTests {
 
     isolated deinit {
         XCloseDisplay(hostDisplay)
+        TestDisplays.unwatch(hostDisplay)
         server.stop()
     }
 
@@ -102,6 +104,32 @@ final class EmbeddingTests {
         probe.key(0x61)
         #expect(pumpPolling(app, until: { hostSaw.contains(KeyPress) }))
         app.close()
+    }
+
+    /// A host that closes the display X11UI drew text on and opens another gets a clean
+    /// connection, even when malloc puts it at the same address (Xft's cached fonts used to leave
+    /// a stale Xrender record behind; see FontCache.disableUnreferencedFontCache).
+    @Test func closingAndReopeningHostDisplaysStaysClean() throws {
+        for _ in 0..<6 {
+            let display = try #require(XOpenDisplay(server.display))
+            TestDisplays.watch(display)
+            let screen = XDefaultScreen(display)
+            let window = XCreateSimpleWindow(
+                display, XRootWindow(display, screen), 0, 0, 300, 200, 0, 0, XWhitePixel(display, screen))
+            XMapWindow(display, window)
+            XSync(display, 0)
+            let app = Application(display: display)
+            let embedded = Window(
+                embeddedIn: window, frame: Rect(x: 10, y: 10, width: 200, height: 80),
+                content: VStack(padding: 8) { Button(title: "Text drawn with Xft") }, application: app)
+            embedded.show()
+            app.processPending()
+            app.close()
+            XSync(display, 0)
+            #expect(TestDisplays.errorCount(on: display) == 0)
+            XCloseDisplay(display)
+            TestDisplays.unwatch(display)
+        }
     }
 
     @Test func anEmbeddedButtonWorksInsideTheHostWindow() throws {

@@ -44,6 +44,7 @@ import X11UI
     }
 
     @Test @MainActor func theLibraryThrowsATypedErrorAndNeverExits() {
+        XlibThreads.enable()
         #expect(throws: X11UIError.cannotOpenDisplay(name: ":9999")) { try Application(displayName: ":9999") }
         #expect(throws: X11UIError.cannotOpenDisplay(name: "garbage")) { try Application(displayName: "garbage") }
         // The error reads well on its own.

@@ -8,6 +8,8 @@ final class DrawingResources {
     let fonts: FontCache
     private var colors: [ColorKey: XftColor] = [:]
     private var imageCopies: [ImageKey: OpaquePointer] = [:]
+    /// cairo's record of the display (its device), finished when X11UI lets go of the display.
+    private var cairoDevice: OpaquePointer?
 
     private struct ColorKey: Hashable {
         var color: Color
@@ -66,12 +68,25 @@ final class DrawingResources {
         return copy
     }
 
-    /// Frees everything (the display is closing).
+    /// Notes the cairo device of a surface on this display.
+    func noteCairoDevice(of surface: OpaquePointer) {
+        guard cairoDevice == nil, let device = cairo_surface_get_device(surface) else { return }
+        cairoDevice = cairo_device_reference(device)
+    }
+
+    /// Frees everything (the display is closing, or X11UI lets go of a host's display): cairo's
+    /// per-display record goes too, so nothing of it outlives the `Display*`.
     func removeAll() {
         for copy in imageCopies.values { cairo_surface_destroy(copy) }
         imageCopies.removeAll()
         colors.removeAll()
         fonts.removeAll()
+        if let cairoDevice {
+            if connection.isUsable { cairo_device_flush(cairoDevice) }
+            cairo_device_finish(cairoDevice)
+            cairo_device_destroy(cairoDevice)
+            self.cairoDevice = nil
+        }
     }
 }
 
@@ -101,6 +116,7 @@ final class BackBuffer {
         pixmap = XCreatePixmap(display, window, UInt32(self.width), UInt32(self.height), UInt32(depth))
         connection.adopt(pixmap)
         surface = cairo_xlib_surface_create(display, pixmap, visual, self.width, self.height)
+        resources.noteCairoDevice(of: surface)
         cairo = cairo_create(surface)
         xftDraw = XftDrawCreate(display, pixmap, visual, colormap)
         // No GraphicsExpose/NoExpose events for every copy.
@@ -114,7 +130,7 @@ final class BackBuffer {
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
         let connection = resources.connection
-        guard !connection.isBroken else { return }
+        guard connection.isUsable else { return }
         XftDrawDestroy(xftDraw)
         XFreeGC(connection.display, gc)
         XFreePixmap(connection.display, pixmap)
@@ -140,7 +156,7 @@ final class BackBuffer {
     /// Copies part of the buffer to the window.
     func copy(_ rect: Rect, to window: UInt) {
         let r = rect.integral.intersection(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
-        guard !r.isEmpty, !resources.connection.isBroken else { return }
+        guard !r.isEmpty, resources.connection.isUsable else { return }
         XCopyArea(
             resources.connection.display, pixmap, window, gc, Int32(r.minX), Int32(r.minY), UInt32(r.width),
             UInt32(r.height), Int32(r.minX), Int32(r.minY))

@@ -56,7 +56,7 @@ final class FontSet: TextMeasuring {
     }
 
     isolated deinit {
-        if !connection.isBroken {
+        if connection.isUsable {
             for face in faces { XftFontClose(connection.display, face) }
         }
         FcPatternDestroy(request)
@@ -96,7 +96,7 @@ final class FontSet: TextMeasuring {
         if let index = faces.firstIndex(where: { XftCharExists(connection.display, $0, value) != 0 }) {
             return index
         }
-        guard !connection.isBroken, let face = openFallback(for: value) else { return -1 }
+        guard connection.isUsable, let face = openFallback(for: value) else { return -1 }
         faces.append(face)
         return faces.count - 1
     }
@@ -193,6 +193,24 @@ final class FontCache {
     init(connection: DisplayConnection) {
         self.connection = connection
         scale = connection.dpi / 96
+        Self.disableUnreferencedFontCache(connection)
+    }
+
+    /// Makes Xft free a font as soon as its last user closes it, instead of keeping up to 16
+    /// unreferenced fonts until the display closes.
+    ///
+    /// Xft frees those cached fonts from its close-display hook, which runs after Xrender's
+    /// own hook has already dropped Xrender's record of the display; freeing the fonts' glyph
+    /// sets then makes Xrender record the closing display afresh, and that record outlives the
+    /// `Display*`. A connection opened later at the same address inherits it and sends requests
+    /// with a stale extension opcode. (Seen when a host closes a display X11UI drew text on and
+    /// opens another.) The defaults kept are the display's own, from its X resources.
+    private static func disableUnreferencedFontCache(_ connection: DisplayConnection) {
+        guard connection.isUsable, let defaults = FcPatternCreate() else { return }
+        XftDefaultSubstitute(connection.display, connection.screen, defaults)
+        FcPatternDel(defaults, "maxunreffonts")
+        FcPatternAddInteger(defaults, "maxunreffonts", 0)
+        XftDefaultSet(connection.display, defaults)  // takes the pattern
     }
 
     /// The font set for a font, opened on first use.

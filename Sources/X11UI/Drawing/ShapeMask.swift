@@ -26,7 +26,7 @@ final class ShapeMask {
             cairo_surface_finish(surface)
             cairo_surface_destroy(surface)
         }
-        if pixmap != 0, !connection.isBroken {
+        if pixmap != 0, connection.isUsable {
             XFreePixmap(connection.display, pixmap)
             connection.release(pixmap)
         }
@@ -51,7 +51,7 @@ final class ShapeMask {
     /// Sets the window's bounding shape (or, for translucent windows, only its input shape)
     /// to the outline.
     func apply(_ outline: Path, size: Size, to window: UInt, inputOnly: Bool) {
-        guard !connection.isBroken else { return }
+        guard connection.isUsable else { return }
         ensure(width: Int32(size.width.rounded(.up)), height: Int32(size.height.rounded(.up)))
         guard let cairo else { return }
         cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)

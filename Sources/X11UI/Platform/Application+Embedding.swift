@@ -35,10 +35,10 @@ extension Application {
     /// paints what changed, and flushes. Call it when the file descriptor is readable or the
     /// deadline passes. Events that are not X11UI's go to `hostEventHandler`.
     public func processPending() {
-        guard !isClosed, !connection.isBroken else { return }
+        guard !isClosed, connection.isUsable else { return }
         let display = connection.display
         var event = XEvent()
-        while !connection.isBroken, XPending(display) > 0 {
+        while connection.isUsable, XPending(display) > 0 {
             XNextEvent(display, &event)
             if hostEvents == nil, shouldCompress(&event) { continue }
             let consumed = dispatch(translator.translate(&event))
@@ -54,7 +54,7 @@ extension Application {
     /// - Returns: whether X11UI consumed the event; pass unconsumed events on to the host's own
     ///   handling. Call `flush()` (or `processPending()`) once the host's batch of events is done.
     public func handle(_ event: XEvent) -> Bool {
-        guard !isClosed, !connection.isBroken else { return false }
+        guard !isClosed, connection.isUsable else { return false }
         var copy = event
         let consumed = dispatch(translator.translate(&copy))
         updateWindows()
@@ -63,14 +63,14 @@ extension Application {
 
     /// Fires the timers due at `now` (tooltip delays, for instance).
     public func fireTimers(now: MonotonicInstant = .now()) {
-        timers.fireDue(at: now)
+        for timer in timers.removeDue(at: now) { timer.fire() }
         updateWindows()
     }
 
     /// Sends X11UI's buffered requests and waits until the server has processed them (one
     /// round trip: for tests and measurements, not for a program's normal flow).
     public func sync() {
-        if !connection.isBroken { XSync(connection.display, 0) }
+        if connection.isUsable { XSync(connection.display, 0) }
     }
 
     /// Sends X11UI's buffered requests to the server.

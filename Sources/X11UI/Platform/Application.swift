@@ -72,7 +72,7 @@ public final class Application {
 
     private init(connection: DisplayConnection) {
         self.connection = connection
-        translator = EventTranslator(extensions: connection.extensions)
+        translator = EventTranslator(extensions: connection.extensions, display: connection.display)
         resources = DrawingResources(connection: connection)
         screen = ScreenInfo(connection: connection)
         inspector = Inspector.fromEnvironment()
@@ -85,6 +85,16 @@ public final class Application {
     /// The scale factor for sizes given at 96 dpi, from `Xft.dpi`.
     public var scale: Double { connection.dpi / 96 }
 
+    /// The monitors tooltips keep within: RandR 1.5's, or the whole screen without it.
+    public var monitors: [Rect] { screen.monitors }
+
+    /// Monitors to use instead of those RandR reports (nil: RandR's). For X servers that report
+    /// one screen for several physical displays (nested and virtual servers), and for tests.
+    public var monitorOverride: [Rect]? {
+        get { screen.override }
+        set { screen.override = newValue?.filter { $0.isFinite && !$0.isEmpty } }
+    }
+
     /// Whether the connection to the X server was lost.
     public var isConnectionLost: Bool { connection.isBroken }
 
@@ -94,11 +104,12 @@ public final class Application {
     /// Closes every window and, when X11UI opened it, the display.
     public func close() {
         guard !isClosed else { return }
-        for window in openWindows { window.close() }
-        // Embedded and foreign windows too (a foreign window gets its owner's event mask back).
-        for case let window as Window in targets.values { window.close() }
+        // The tooltip first (its window is one of the targets below), then every window:
+        // top-level, embedded, and foreign ones (which get their owner's event mask back).
         toolTips.tearDown()
         selections.tearDown()
+        for window in openWindows { window.close() }
+        for case let window as Window in targets.values { window.close() }
         resources.removeAll()
         targets.removeAll()
         connection.flush()
@@ -153,7 +164,7 @@ public final class Application {
 
     /// Sleeps until the X connection has data, the next timer is due, or `timeout` passes.
     private func waitForActivity(timeout: Duration?) {
-        guard !isClosed, !connection.isBroken else { return }
+        guard !isClosed, connection.isUsable else { return }
         // Events Xlib already read (while painting, say) do not wake poll(): st's x.c does this.
         if XEventsQueued(connection.display, QueuedAlready) > 0 { return }
         var wait = timeout.map { max(0, $0.nanoseconds) }
@@ -229,7 +240,7 @@ public final class Application {
     }
 
     func updateWindows() {
-        while !windowsNeedingUpdate.isEmpty, !connection.isBroken {
+        while !windowsNeedingUpdate.isEmpty, connection.isUsable {
             let windows = windowsNeedingUpdate
             windowsNeedingUpdate.removeAll()
             for window in windows { window.updateIfNeeded() }

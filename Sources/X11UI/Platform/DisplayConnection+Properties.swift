@@ -6,7 +6,7 @@ extension DisplayConnection {
     /// Sets a UTF-8 text property (`_NET_WM_NAME`), truncated to `limit` bytes at a character
     /// boundary so a megabyte of tooltip text does not become a megabyte of property.
     func setUTF8Property(_ window: UInt, _ property: UInt, _ value: String, limit: Int = 4096) {
-        guard !isBroken else { return }
+        guard isUsable else { return }
         var bytes = Array(value.utf8.prefix(limit))
         if bytes.count == limit {
             // Drop a partial UTF-8 sequence at the end.
@@ -18,7 +18,7 @@ extension DisplayConnection {
 
     /// Sets a Latin-1 STRING property from pieces separated by NULs (WM_CLASS).
     func setStringProperty(_ window: UInt, _ property: UInt, _ pieces: [String]) {
-        guard !isBroken else { return }
+        guard isUsable else { return }
         var bytes: [UInt8] = []
         for piece in pieces {
             bytes += piece.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
@@ -29,7 +29,7 @@ extension DisplayConnection {
 
     /// Sets a format-32 property; format-32 data is C `long` on the client side.
     func setLongProperty(_ window: UInt, _ property: UInt, type: UInt, _ values: [Int]) {
-        guard !isBroken else { return }
+        guard isUsable else { return }
         _ = values.withUnsafeBytes { raw in
             XChangeProperty(
                 display, window, property, type, 32, PropModeReplace,
@@ -42,7 +42,7 @@ extension DisplayConnection {
     /// `Int`s, and 8- and 16-bit data as bytes widened to `Int`. At most `maxItems` items.
     func property(_ window: UInt, _ property: UInt, maxItems: Int = 65536) -> (type: UInt, format: Int32, items: [Int])?
     {
-        guard !isBroken else { return nil }
+        guard isUsable else { return nil }
         var actualType: UInt = 0
         var format: Int32 = 0
         var count: UInt = 0

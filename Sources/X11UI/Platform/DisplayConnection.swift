@@ -1,4 +1,5 @@
 internal import CX11
+internal import Glibc
 
 /// One connection to an X server: the `Display*`, its default screen, the interned atoms and
 /// the extensions X11UI uses.
@@ -65,10 +66,27 @@ final class DisplayConnection {
     }
 
     /// Closes the display if X11UI opened it; forgets it either way.
+    ///
+    /// A display whose server is gone is not closed but left allocated: XCloseDisplay on it
+    /// skips the extensions' close hooks (Xrender, Xft, cairo and Xext keep per-display records),
+    /// and a later connection that malloc placed at the same address would inherit those stale
+    /// records — wrong extension opcodes on a healthy connection. A few kilobytes stay behind
+    /// instead, once per lost server.
     func close() {
         guard XErrorTrap.connections[display] === self else { return }
+        if !isBroken, Self.peerHasClosed(XConnectionNumber(display)) { isBroken = true }
         XErrorTrap.connections[display] = nil
-        if ownsDisplay { XCloseDisplay(display) }
+        isClosed = true
+        if ownsDisplay, !isBroken { XCloseDisplay(display) }
+    }
+
+    /// Whether the server end of a connection has closed (without reading anything).
+    static func peerHasClosed(_ fd: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        if descriptor.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
     }
 
     // MARK: - Errors
@@ -104,6 +122,13 @@ final class DisplayConnection {
 
     func markBroken() { isBroken = true }
 
+    /// Set once X11UI let go of the display (and closed it, if it was X11UI's).
+    private(set) var isClosed = false
+
+    /// Whether X calls may be made: the server is there and the display is still open. Objects
+    /// freed after `close()` (fonts, pixmaps, colormaps) skip their X calls.
+    var isUsable: Bool { !isBroken && !isClosed }
+
     // MARK: - Connection state
 
     /// The file descriptor of the connection, for `poll`.
@@ -111,9 +136,9 @@ final class DisplayConnection {
 
     /// Sends buffered requests.
     func flush() {
-        if !isBroken { XFlush(display) }
+        if isUsable { XFlush(display) }
     }
 
     /// The serial number the next request will get; its differences count requests.
-    var nextRequestSerial: UInt { isBroken ? 0 : UInt(XNextRequest(display)) }
+    var nextRequestSerial: UInt { !isUsable ? 0 : UInt(XNextRequest(display)) }
 }

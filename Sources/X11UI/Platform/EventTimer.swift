@@ -48,12 +48,13 @@ struct TimerQueue {
         timers.insert(timer, at: index)
     }
 
-    /// Fires every timer due at `now`, in deadline order; timers added meanwhile wait their turn.
-    mutating func fireDue(at now: MonotonicInstant) {
+    /// Takes out every timer due at `now`, in deadline order. The caller fires them once this
+    /// returns, so their actions may schedule new timers (which wait their turn).
+    mutating func removeDue(at now: MonotonicInstant) -> [EventTimer] {
         var due: [EventTimer] = []
         while let first = timers.first, first.deadline <= now {
             due.append(timers.removeFirst())
         }
-        for timer in due { timer.fire() }
+        return due
     }
 }

@@ -3,8 +3,11 @@ internal import CX11
 /// Translates `XEvent`s into `Event`s, in one place.
 struct EventTranslator {
     let extensions: Extensions
+    /// The display events come from; filled into events that lack it (XLookupString reads it).
+    let display: OpaquePointer
 
     func translate(_ event: inout XEvent) -> Event {
+        if event.xany.display == nil { event.xany.display = display }
         switch event.type {
         case Expose:
             let e = event.xexpose

@@ -36,11 +36,17 @@ final class ScreenInfo {
             height: Double(XDisplayHeight(connection.display, connection.screen)))
     }
 
+    /// Monitors set by the program instead of RandR's.
+    var override: [Rect]? {
+        didSet { cachedMonitors = nil }
+    }
+
     /// The monitors (RandR 1.5), or the whole screen when RandR reports none.
     var monitors: [Rect] {
+        if let override, !override.isEmpty { return override }
         if let cachedMonitors { return cachedMonitors }
         var result: [Rect] = []
-        if connection.extensions.randrMonitors, !connection.isBroken {
+        if connection.extensions.randrMonitors, connection.isUsable {
             var count: Int32 = 0
             if let list = XRRGetMonitors(connection.display, connection.root, 1, &count) {
                 for i in 0..<Int(count) {

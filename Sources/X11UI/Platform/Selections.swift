@@ -18,7 +18,7 @@ final class Selections: EventTarget {
     /// Offers `text` as the contents of a selection (`PRIMARY` or `CLIPBOARD`).
     func own(_ selection: UInt, text: String, time: UInt) {
         let connection = application.connection
-        guard !connection.isBroken else { return }
+        guard connection.isUsable else { return }
         if window == 0 {
             var attributes = XSetWindowAttributes()
             window = XCreateWindow(
@@ -80,7 +80,7 @@ final class Selections: EventTarget {
     /// Destroys the selection window.
     func tearDown() {
         guard window != 0 else { return }
-        if !application.connection.isBroken { XDestroyWindow(application.connection.display, window) }
+        if application.connection.isUsable { XDestroyWindow(application.connection.display, window) }
         application.unregister(window: window)
         window = 0
     }

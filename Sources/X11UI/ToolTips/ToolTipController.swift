@@ -149,7 +149,7 @@ public final class ToolTipController {
     /// Shows an interaction's tooltip now, at its view.
     func present(_ interaction: ToolTipInteraction) {
         guard interaction.isEnabled, let view = interaction.view, view.isVisibleInWindow,
-            let frame = view.frameOnScreen
+            view.window?.isVisible == true, let frame = view.frameOnScreen
         else { return }
         remember(interaction)
         feed(.present(source(interaction, region: frame, anchor: .focus)))
@@ -261,7 +261,7 @@ public final class ToolTipController {
     /// Asks the delegate afresh and shows (or re-renders in place) the tooltip of `source`.
     private func present(_ source: ToolTipStateMachine.Source, inPlace: Bool) {
         guard let interaction = known[source.interaction]?.value, let view = interaction.view,
-            let window = view.window, view.isVisibleInWindow, let origin = window.screenOrigin
+            let window = view.window, window.isVisible, view.isVisibleInWindow, let origin = window.screenOrigin
         else {
             feed(.contentUnavailable)
             return

@@ -33,7 +33,7 @@ final class ToolTipWindow {
         pointer: Point?, avoiding sourceView: Rect? = nil, transientFor owner: UInt
     ) {
         let connection = application.connection
-        guard !connection.isBroken else { return }
+        guard connection.isUsable else { return }
         let host = ensureHost()
         let scale = application.scale
         let composited = host.isTranslucent
@@ -109,7 +109,7 @@ final class ToolTipWindow {
     func hide() {
         guard isShown else { return }
         isShown = false
-        if let host, !application.connection.isBroken {
+        if let host, host.windowID != 0, application.connection.isUsable {
             XUnmapWindow(application.connection.display, host.windowID)
             host.isMapped = false
             application.connection.flush()

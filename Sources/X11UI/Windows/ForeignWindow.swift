@@ -47,7 +47,7 @@ public final class ForeignWindow: Window {
     private var hostMask = 0
 
     private func attach(_ xid: UInt) {
-        guard let application, !application.connection.isBroken else { return }
+        guard let application, application.connection.isUsable else { return }
         let connection = application.connection
         // One round trip, at attach time: the window's size, place, and the mask its owner chose.
         var attributes = XWindowAttributes()
@@ -87,7 +87,7 @@ public final class ForeignWindow: Window {
     }
 
     override func releaseForeign() {
-        if let application, windowID != 0, !application.connection.isBroken {
+        if let application, windowID != 0, application.connection.isUsable {
             XSelectInput(application.connection.display, windowID, hostMask)
         }
         super.releaseForeign()

@@ -62,7 +62,7 @@ open class PopupWindow: Window {
         screenOrigin = rect.origin
         requestedPosition = rect.origin
         if newSize != size { setSizeWithoutRequest(newSize) }
-        guard let application, windowID != 0, !application.connection.isBroken else { return }
+        guard let application, windowID != 0, application.connection.isUsable else { return }
         var changes = XWindowChanges()
         changes.x = Int32(rect.minX)
         changes.y = Int32(rect.minY)
@@ -74,7 +74,7 @@ open class PopupWindow: Window {
     }
 
     isolated deinit {
-        if let argb, let application, !application.connection.isBroken {
+        if let argb, let application, application.connection.isUsable {
             XFreeColormap(application.connection.display, argb.colormap)
         }
     }

@@ -30,7 +30,10 @@ extension Window {
     func handleEvent(_ event: Event) {
         guard let application else { return }
         switch event {
-        case .pointerEnter, .pointerMotion, .buttonPress, .buttonRelease:
+        case .pointerEnter, .pointerMotion, .buttonPress, .buttonRelease, .keyPress:
+            // An unmapped window gets no input from the server; anything else (a host passing
+            // stale events through) is ignored rather than acted on.
+            guard isMapped else { return }
             layoutIfNeeded()
         default:
             break
@@ -97,7 +100,7 @@ extension Window {
     /// Asks the server where the window is (one round trip, at map time under a reparenting
     /// window manager only).
     private func queryScreenOrigin() {
-        guard let connection = application?.connection, !connection.isBroken else { return }
+        guard let connection = application?.connection, connection.isUsable else { return }
         var x: Int32 = 0
         var y: Int32 = 0
         var child: UInt = 0

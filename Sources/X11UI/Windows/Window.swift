@@ -159,7 +159,7 @@ open class Window: EventTarget {
         requestedPosition = rect.origin
         if case .embedded = kind {} else { screenOrigin = rect.origin }
         if newSize != size { setSizeWithoutRequest(newSize) }
-        guard let application, windowID != 0, !application.connection.isBroken else { return }
+        guard let application, windowID != 0, application.connection.isUsable else { return }
         XMoveResizeWindow(
             application.connection.display, windowID, Int32(rect.minX), Int32(rect.minY), UInt32(newSize.width),
             UInt32(newSize.height))
@@ -206,7 +206,7 @@ open class Window: EventTarget {
             return
         }
         application.toolTips.windowDidDeactivate(self)
-        if !application.connection.isBroken {
+        if application.connection.isUsable {
             XDestroyWindow(application.connection.display, windowID)
         }
         application.connection.release(windowID)
@@ -234,7 +234,7 @@ open class Window: EventTarget {
 
     private func create(in application: Application) {
         let connection = application.connection
-        guard !connection.isBroken else { return }
+        guard connection.isUsable else { return }
         if size == nil {
             let ideal = rootView.subviews.first?.idealSize ?? Size(width: 200, height: 100)
             size = Size(width: min(max(ideal.width, 1), 8192), height: min(max(ideal.height, 1), 8192))

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import X11TestSupport
+import X11UI
+
+/// SPEC 11, soak: 10,000 show/hide cycles over several interactions (text of varying length,
+/// items, rich views, hover and click) leave the X server's resources for the client and the
+/// process's memory flat.
+@Suite(.serialized)
+@MainActor
+final class SoakTests {
+    let harness: Harness
+
+    init() throws {
+        harness = try Harness()
+    }
+
+    var rssKB: Int {
+        let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
+    }
+
+    @Test func tenThousandShowHideCyclesLeakNothing() throws {
+        let short = ToolTipInteraction(defaultToolTip: "Short")
+        let long = ToolTipInteraction(
+            defaultToolTip: String(repeating: "A longer tooltip that wraps onto several lines. ", count: 6))
+        let items = ToolTipInteraction(
+            trigger: .click, items: [ToolTipItem(icon: Image.asset("heart"), title: "6"), ToolTipItem(title: "31")])
+        let rich = ToolTipInteraction(trigger: .click, placement: .trailing) {
+            HStack(spacing: 6) {
+                Label("Rich"); Circle(color: .green, diameter: 10)
+            }
+        }
+        var counter = 0
+        let dynamic = ToolTipInteraction()
+        let delegate = ScriptedDelegate { _, _ in
+            counter += 1
+            return ToolTipConfiguration(toolTip: "Dynamic \(counter % 97)")
+        }
+        dynamic.delegate = delegate
+        let interactions = [short, long, items, rich, dynamic]
+        let sources = interactions.map { interaction -> View in
+            let view = block(90, 40)
+            view.addInteraction(interaction)
+            return view
+        }
+        let window = harness.show(
+            VStack(spacing: 30, padding: 60) {
+                HStack(spacing: 30) {
+                    sources[0]; sources[1]; sources[2]
+                }
+                HStack(spacing: 30) {
+                    sources[3]; sources[4]
+                }
+            })
+        let probe = harness.probe
+        func cycle(_ count: Int) {
+            for i in 0..<count {
+                let interaction = interactions[i % interactions.count]
+                interaction.present()
+                if i % 50 == 0 { harness.app.processPending() }
+                interaction.dismiss()
+            }
+            harness.app.sync()
+            harness.wait(5)
+        }
+        // Warm up: every kind shown once (fonts, glyphs, pixmaps made).
+        cycle(500)
+        let resourcesBefore = probe.resourceCounts(ofClientOwning: window.windowID)
+        let rssBefore = rssKB
+        cycle(10_000)
+        let resourcesAfter = probe.resourceCounts(ofClientOwning: window.windowID)
+        let rssAfter = rssKB
+        #expect(!resourcesBefore.isEmpty)
+        for (type, count) in resourcesAfter {
+            #expect(count <= (resourcesBefore[type] ?? 0), "\(type): \(resourcesBefore[type] ?? 0) → \(count)")
+        }
+        #expect(rssAfter - rssBefore < 2048, "RSS grew by \(rssAfter - rssBefore) kB")
+        #expect(delegate.calls > 1000)
+    }
+}
