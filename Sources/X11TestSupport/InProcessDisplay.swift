@@ -9,9 +9,12 @@ public final class InProcessDisplay {
     public let probe: ServerProbe
     public let app: Application
 
-    public init(width: Int = 1280, height: Int = 800, serverArguments: [String] = []) throws {
+    /// Starts the server; `resources` (X resources, such as `"Xft.dpi: 192\n"`) are set before
+    /// the application connects.
+    public init(width: Int = 1280, height: Int = 800, serverArguments: [String] = [], resources: String? = nil) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
         probe = try ServerProbe(display: server.display)
+        if let resources { probe.setResources(resources) }
         app = try Application(displayName: server.display)
         app.quitsWhenLastWindowCloses = false
     }

@@ -115,6 +115,15 @@ extension ServerProbe {
         XGetSelectionOwner(display, atom(name))
     }
 
+    /// Sets the X resources (the RESOURCE_MANAGER property, as `xrdb` does) that programs read
+    /// when they connect: `"Xft.dpi:\t192\n"`.
+    public func setResources(_ text: String) {
+        let bytes = Array(text.utf8)
+        XChangeProperty(
+            display, root, 23 /* RESOURCE_MANAGER */, 31 /* STRING */, 8, PropModeReplace, bytes, Int32(bytes.count))
+        XSync(display, 0)
+    }
+
     /// Whether the window's bounding region is shaped (not a plain rectangle).
     public func isShaped(_ window: UInt) -> Bool {
         var bounding: Int32 = 0

@@ -8,6 +8,8 @@ import X11TestSupport
 struct Options {
     var output = "assets/screenshots"
     var composited = false
+    /// Xft.dpi for the tour (96 is the plain one); the screen grows with it.
+    var dpi = 96
 }
 
 func fail(_ message: String) -> Never {
@@ -21,14 +23,16 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--output": options.output = arguments.popFirst() ?? options.output
     case "--composited": options.composited = true
-    default: fail("usage: demo-tour [--output DIR] [--composited]")
+    case "--dpi": options.dpi = Int(arguments.popFirst() ?? "") ?? 96
+    default: fail("usage: demo-tour [--output DIR] [--composited] [--dpi N]")
     }
 }
 try? FileManager.default.createDirectory(atPath: options.output, withIntermediateDirectories: true)
 
 /// One tour on one server: plain, or with a compositor (translucent tooltips with shadows).
-@MainActor func tour(composited: Bool) throws {
-    let server = try XvfbServer()
+@MainActor func tour(composited: Bool, dpi: Int = 96) throws {
+    let scale = Double(dpi) / 96
+    let server = try XvfbServer(width: Int(1280 * scale), height: Int(800 * scale))
     var compositor: ChildProcess?
     if composited {
         compositor = try ChildProcess(
@@ -36,6 +40,7 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
         usleep(300_000)
     }
     let probe = try ServerProbe(display: server.display)
+    if dpi != 96 { probe.setResources("Xft.dpi:\t\(dpi)\n") }
     let demo = try ProgramProcess("tooltip-demo", display: server.display)
     defer {
         demo.stop()
@@ -47,7 +52,7 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     else { fail("the demo did not start: \(demo.standardError)") }
     usleep(100_000)
     let frames = demo.frames()
-    let suffix = composited ? "-composited" : ""
+    let suffix = (composited ? "-composited" : "") + (dpi != 96 ? "-\(dpi)dpi" : "")
     let park = (server.width - 2, server.height / 2)
 
     func tooltip(timeout: TimeInterval = 3) -> ServerProbe.WindowInfo? {
@@ -105,8 +110,8 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     probe.movePointer(to: park.0, park.1)
     usleep(300_000)
     if !composited {
-        try probe.screenshot(to: "\(options.output)/overview.png")
-        print("\(options.output)/overview.png")
+        try probe.screenshot(to: "\(options.output)/overview\(suffix).png")
+        print("\(options.output)/overview\(suffix).png")
     }
     try hover("default-view", name: "sample-default-view")
     try hover("buy-button", name: "sample-buy-button")
@@ -115,7 +120,7 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     try hover("cart-button", name: "sample-cart-button")
     try click("icon-home", name: "icons-home")
     try click("icon-video", name: "icons-video")
-    if composited { return }
+    if composited || dpi != 96 { return }
     for edge in ["top", "bottom", "leading", "trailing"] {
         for alignment in ["start", "center", "end"] {
             try click("place-\(edge)-\(alignment)", name: "placement-\(edge)-\(alignment)")
@@ -136,6 +141,10 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
 }
 
 do {
+    if options.dpi != 96 {
+        try tour(composited: false, dpi: options.dpi)
+        exit(0)
+    }
     try tour(composited: false)
     if options.composited || FileManager.default.isExecutableFile(atPath: "/usr/bin/xcompmgr") {
         try tour(composited: true)

@@ -77,6 +77,7 @@ public final class Application {
         screen = ScreenInfo(connection: connection)
         inspector = Inspector.fromEnvironment()
         Application.current = self
+        applyResources()
     }
 
     /// The name of the display (`":0"`).

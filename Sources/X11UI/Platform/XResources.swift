@@ -61,6 +61,9 @@ public struct XResources: Sendable {
         return Entry(components: components, value: String(value))
     }
 
+    /// Whether the database has no entries.
+    public var isEmpty: Bool { entries.isEmpty }
+
     /// The value for a dotted key given as names only (`Xft.dpi`).
     public func string(_ key: String) -> String? {
         let names = key.split(separator: ".").map(String.init)

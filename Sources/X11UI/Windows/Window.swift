@@ -60,7 +60,8 @@ open class Window: EventTarget {
     /// The WM_CLASS instance and class names (the program name by default).
     public var windowClass: (instance: String, className: String)
 
-    /// The size of the window's inside; nil until known (from the init or the content).
+    /// The size of the window's inside in pixels; nil until known (from the init or the
+    /// content).
     public private(set) var size: Size?
 
     /// The position asked for at `show()` (top-left corner on the screen); nil lets the window
@@ -77,14 +78,16 @@ open class Window: EventTarget {
     ///
     /// - Parameters:
     ///   - title: the title bar text.
-    ///   - size: the inside size; nil fits the content's ideal size.
+    ///   - size: the inside size in pixels at 96 dpi (scaled by `Xft.dpi`, like every size in
+    ///     X11UI); nil fits the content's ideal size.
     ///   - content: the view filling the window.
     ///   - application: the application; nil uses `Application.current`.
     public init(title: String, size: Size? = nil, content: View? = nil, application: Application? = nil) {
         self.title = title
-        self.size = size
         self.kind = .topLevel
         self.application = application ?? Application.current
+        let scale = self.application?.scale ?? 1
+        self.size = size.map { Size(width: ($0.width * scale).rounded(), height: ($0.height * scale).rounded()) }
         windowClass = (Window.programName, Window.programName.capitalizedFirst)
         rootView.backgroundColor = backgroundColor
         rootView.window = self
@@ -313,9 +316,13 @@ open class Window: EventTarget {
 
     // MARK: - Size and position
 
-    /// Resizes the window's inside (and the X window, once shown).
+    /// Resizes the window's inside (and the X window, once shown); the size is in pixels at
+    /// 96 dpi, scaled by `Xft.dpi`.
     public func resize(to newSize: Size) {
-        let clamped = Size(width: min(max(1, newSize.width), 8192), height: min(max(1, newSize.height), 8192))
+        let scale = application?.scale ?? 1
+        let clamped = Size(
+            width: min(max(1, (newSize.width * scale).rounded()), 8192),
+            height: min(max(1, (newSize.height * scale).rounded()), 8192))
         guard clamped != size else { return }
         size = clamped
         if let application, windowID != 0 {
