@@ -14,6 +14,8 @@ PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontc
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+DOCC ?= $(shell dirname $$(readlink -f $$(command -v $(SWIFT))))/docc
+
 .PHONY: all deps build demo test lint bench sanitize docs clean
 
 all: build
@@ -57,6 +59,18 @@ bench: deps
 # single-threaded, so ThreadSanitizer has nothing of the library's to check.
 sanitize: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+# The DocC reference and articles as a static site in .build/docs (the docc plugin cannot be
+# fetched here: dump the symbol graph, then docc convert). Unresolved links fail the build.
+docs:
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	rm -rf .build/docs-symbols .build/docs && mkdir -p .build/docs-symbols
+	cp .build/*/symbolgraph/X11UI.symbols.json .build/*/symbolgraph/X11UI@*.symbols.json .build/docs-symbols/ 2>/dev/null || \
+		cp .build/*/symbolgraph/X11UI.symbols.json .build/docs-symbols/
+	$(DOCC) convert Sources/X11UI/X11UI.docc --additional-symbol-graph-dir .build/docs-symbols \
+		--output-path .build/docs --fallback-display-name X11UI --fallback-bundle-identifier org.x11ui.X11UI \
+		--transform-for-static-hosting --warnings-as-errors
+	@echo "Open .build/docs/index.html through a web server (python3 -m http.server -d .build/docs)."
 
 clean:
 	$(SWIFT) package clean

@@ -68,17 +68,29 @@ public struct Color: Hashable, Sendable {
         (UInt16(red * 65535), UInt16(green * 65535), UInt16(blue * 65535), UInt16(alpha * 65535))
     }
 
+    /// Black, `#000000`.
     public static let black = Color(rgb: 0x000000)
+    /// White, `#ffffff`.
     public static let white = Color(rgb: 0xffffff)
+    /// Fully transparent.
     public static let clear = Color(rgb: 0, alpha: 0)
+    /// A mid grey, `#8e8e93`.
     public static let gray = Color(rgb: 0x8e8e93)
+    /// A light grey for borders and separators, `#d1d1d6`.
     public static let lightGray = Color(rgb: 0xd1d1d6)
+    /// Red, `#ff3b30`.
     public static let red = Color(rgb: 0xff3b30)
+    /// Orange, `#ff9500`.
     public static let orange = Color(rgb: 0xff9500)
+    /// Yellow, `#ffcc00`.
     public static let yellow = Color(rgb: 0xffcc00)
+    /// Green, `#34c759`.
     public static let green = Color(rgb: 0x34c759)
+    /// Blue, `#007aff`.
     public static let blue = Color(rgb: 0x007aff)
+    /// Purple, `#af52de`.
     public static let purple = Color(rgb: 0xaf52de)
+    /// Pink, `#ff2d55`.
     public static let pink = Color(rgb: 0xff2d55)
 
     /// The names `Color(parsing:)` knows.

@@ -210,5 +210,10 @@ public final class DrawContext {
 
 /// How lines of text sit within the width they are given.
 public enum TextAlignment: Hashable, Sendable {
-    case leading, center, trailing
+    /// Lines start at the left edge.
+    case leading
+    /// Lines are centred.
+    case center
+    /// Lines end at the right edge.
+    case trailing
 }

@@ -5,7 +5,14 @@
 public struct Font: Hashable, Sendable {
     /// The weight of the face.
     public enum Weight: Hashable, Sendable {
-        case regular, medium, semibold, bold
+        /// Body text.
+        case regular
+        /// Slightly heavier than regular.
+        case medium
+        /// Between medium and bold (titles, button titles).
+        case semibold
+        /// Bold.
+        case bold
 
         /// fontconfig's weight number.
         var fontconfigValue: Int32 {

@@ -8,11 +8,14 @@
 public struct Path: Hashable, Sendable {
     /// One drawing instruction.
     public enum Element: Hashable, Sendable {
+        /// Starts a new subpath at a point.
         case move(Point)
+        /// A straight line to a point.
         case line(Point)
         /// A circular arc around `center` from `startAngle` to `endAngle` (radians, clockwise in
         /// screen coordinates, where y grows downwards).
         case arc(center: Point, radius: Double, startAngle: Double, endAngle: Double)
+        /// Closes the current subpath with a line to its start.
         case close
     }
 

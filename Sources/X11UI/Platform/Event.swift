@@ -23,8 +23,21 @@ public struct Modifiers: OptionSet, Hashable, Sendable {
 
 /// A pointer button, including the wheel "buttons" X11 reports as 4–7.
 public enum MouseButton: Hashable, Sendable {
-    case primary, middle, secondary
-    case scrollUp, scrollDown, scrollLeft, scrollRight
+    /// Button 1, usually the left one.
+    case primary
+    /// Button 2, the middle one or the wheel pressed.
+    case middle
+    /// Button 3, usually the right one.
+    case secondary
+    /// A wheel step up (button 4).
+    case scrollUp
+    /// A wheel step down (button 5).
+    case scrollDown
+    /// A wheel step left (button 6).
+    case scrollLeft
+    /// A wheel step right (button 7).
+    case scrollRight
+    /// Any other button, by its X number.
     case other(UInt32)
 
     init(x11 number: UInt32) {
@@ -51,8 +64,34 @@ public enum MouseButton: Hashable, Sendable {
 
 /// A key, as X11UI's widgets care about it.
 public enum Key: Hashable, Sendable {
-    case escape, tab, `return`, space, backspace, delete
-    case left, right, up, down, home, end, pageUp, pageDown
+    /// Escape (dismisses tooltips).
+    case escape
+    /// Tab, and Shift-Tab (ISO_Left_Tab): moves focus.
+    case tab
+    /// Return or keypad Enter.
+    case `return`
+    /// The space bar.
+    case space
+    /// Backspace.
+    case backspace
+    /// Delete.
+    case delete
+    /// Left arrow.
+    case left
+    /// Right arrow.
+    case right
+    /// Up arrow.
+    case up
+    /// Down arrow.
+    case down
+    /// Home.
+    case home
+    /// End.
+    case end
+    /// Page Up.
+    case pageUp
+    /// Page Down.
+    case pageDown
     /// A key that produces text (a letter, a digit, punctuation).
     case character(Character)
     /// Any other key, by its X keysym.
@@ -108,26 +147,44 @@ public struct FocusChange: Sendable {
 
 /// An X event, translated once from `XEvent` into Swift.
 public enum Event: Sendable {
+    /// Part of a window needs repainting; `count` more Expose events follow in this series.
     case expose(window: UInt, rect: Rect, count: Int)
     /// The window's size or position changed; the origin is in the parent's coordinates
     /// (the root's when `synthetic`, as window managers send it).
     case configure(window: UInt, frame: Rect, synthetic: Bool)
+    /// The window was mapped (shown).
     case map(window: UInt)
+    /// The window was unmapped (hidden).
     case unmap(window: UInt)
+    /// The window was destroyed.
     case destroy(window: UInt)
+    /// A window manager put the window into a frame window.
     case reparent(window: UInt, parent: UInt)
+    /// The pointer moved within the window.
     case pointerMotion(PointerEvent)
+    /// The pointer entered the window.
     case pointerEnter(PointerEvent)
+    /// The pointer left the window.
     case pointerLeave(PointerEvent)
+    /// A pointer button went down.
     case buttonPress(ButtonEvent)
+    /// A pointer button went up.
     case buttonRelease(ButtonEvent)
+    /// A key went down.
     case keyPress(KeyEvent)
+    /// A key went up.
     case keyRelease(KeyEvent)
+    /// The window got keyboard focus.
     case focusIn(FocusChange)
+    /// The window lost keyboard focus.
     case focusOut(FocusChange)
+    /// A client message (`WM_PROTOCOLS` from the window manager, say) with its five longs.
     case clientMessage(window: UInt, type: UInt, data: [Int])
+    /// Another client asks for a selection X11UI owns.
     case selectionRequest(SelectionConversionRequest)
+    /// Another client took a selection X11UI owned.
     case selectionClear(window: UInt, selection: UInt)
+    /// A property of the window changed or was deleted.
     case propertyChange(window: UInt, atom: UInt)
     /// The monitor layout changed (RandR).
     case screenChange

@@ -11,7 +11,14 @@
 public struct ToolTipPlacement: Hashable, Sendable {
     /// The side of the source the tooltip sits on. Leading is left, trailing right.
     public enum Edge: Hashable, Sendable, CaseIterable {
-        case top, bottom, leading, trailing
+        /// Above the source.
+        case top
+        /// Below the source.
+        case bottom
+        /// Left of the source.
+        case leading
+        /// Right of the source.
+        case trailing
 
         /// The other side.
         public var opposite: Edge {
@@ -31,7 +38,12 @@ public struct ToolTipPlacement: Hashable, Sendable {
     /// lines up the left sides, `.center` centres, `.end` lines up the right sides; on leading
     /// and trailing the same with tops, middles and bottoms.
     public enum Alignment: Hashable, Sendable, CaseIterable {
-        case start, center, end
+        /// Left sides (top and bottom edges) or tops (leading and trailing) lined up.
+        case start
+        /// Centred on the source.
+        case center
+        /// Right sides or bottoms lined up.
+        case end
     }
 
     /// The preferred side.

@@ -1,12 +1,19 @@
 /// Builds an array of views from a closure with one view per line, `if` and `for`.
 @resultBuilder
 public enum ViewBuilder {
+    /// A view on a line of its own.
     public static func buildExpression(_ view: View) -> [View] { [view] }
+    /// An array of views on a line of its own.
     public static func buildExpression(_ views: [View]) -> [View] { views }
+    /// The lines of a block, in order.
     public static func buildBlock(_ parts: [View]...) -> [View] { parts.flatMap { $0 } }
+    /// The views of an `if` without `else` (none when the condition is false).
     public static func buildOptional(_ part: [View]?) -> [View] { part ?? [] }
+    /// The views of an `if`'s first branch.
     public static func buildEither(first: [View]) -> [View] { first }
+    /// The views of an `if`'s `else` branch.
     public static func buildEither(second: [View]) -> [View] { second }
+    /// The views of every iteration of a `for` loop.
     public static func buildArray(_ parts: [[View]]) -> [View] { parts.flatMap { $0 } }
 }
 
@@ -14,6 +21,7 @@ public enum ViewBuilder {
 public enum StackAlignment: Hashable, Sendable {
     /// Left in a `VStack`, top in an `HStack`.
     case start
+    /// Centred across the axis.
     case center
     /// Right in a `VStack`, bottom in an `HStack`.
     case end
