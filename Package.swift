@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),
         .executableTarget(name: "embed-example", dependencies: ["X11UI", "CX11"]),
         .executableTarget(name: "tooltip-bench", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest"]),
-        .testTarget(name: "X11UITests", dependencies: ["X11UI"]),
+        .testTarget(name: "X11UITests", dependencies: ["X11UI", "X11TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             // The executables are dependencies so that `swift test` builds them to drive.

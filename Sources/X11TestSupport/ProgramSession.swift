@@ -108,35 +108,3 @@ extension ServerProbe.WindowInfo {
     /// The frame as a `Frame`.
     public var rect: Frame { Frame(x: frame.x, y: frame.y, width: frame.width, height: frame.height) }
 }
-
-extension ServerProbe {
-    /// The owner of a selection (0 when none).
-    public func selectionOwner(_ name: String) -> UInt {
-        XGetSelectionOwner(display, atom(name))
-    }
-
-    /// Sets the X resources (the RESOURCE_MANAGER property, as `xrdb` does) that programs read
-    /// when they connect: `"Xft.dpi:\t192\n"`.
-    public func setResources(_ text: String) {
-        let bytes = Array(text.utf8)
-        XChangeProperty(
-            display, root, 23 /* RESOURCE_MANAGER */, 31 /* STRING */, 8, PropModeReplace, bytes, Int32(bytes.count))
-        XSync(display, 0)
-    }
-
-    /// Whether the window's bounding region is shaped (not a plain rectangle).
-    public func isShaped(_ window: UInt) -> Bool {
-        var bounding: Int32 = 0
-        var clip: Int32 = 0
-        var xb: Int32 = 0
-        var yb: Int32 = 0
-        var wb: UInt32 = 0
-        var hb: UInt32 = 0
-        var xc: Int32 = 0
-        var yc: Int32 = 0
-        var wc: UInt32 = 0
-        var hc: UInt32 = 0
-        XShapeQueryExtents(display, window, &bounding, &xb, &yb, &wb, &hb, &clip, &xc, &yc, &wc, &hc)
-        return bounding != 0
-    }
-}

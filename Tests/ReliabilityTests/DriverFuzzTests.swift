@@ -3,18 +3,6 @@ import Testing
 import X11TestSupport
 import X11UI
 
-/// A small deterministic random number generator (SplitMix64), so a failing seed replays.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A model-based fuzz test of the whole tooltip driver (controller, state machine, presenter,
 /// windows, real X): random pointer, button, key, focus, window and delegate events, checked
 /// after every step against invariants and a reference model of when a hover tooltip must
@@ -110,7 +98,7 @@ final class DriverFuzzTests {
             environment["X11UI_FUZZ_SEED"] == "random"
             ? UInt64.random(in: 0...UInt64.max) : UInt64(environment["X11UI_FUZZ_SEED"] ?? "") ?? 20_261_130
         let steps = Int(environment["X11UI_FUZZ_STEPS"] ?? "") ?? 1500
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         var model = Model()
         let controller = harness.app.toolTips
         let window = try #require(harness.window)

@@ -1,4 +1,5 @@
 import Testing
+import X11TestSupport
 
 @testable import X11UI
 
@@ -7,22 +8,6 @@ import Testing
 
 private let screen = Rect(x: 0, y: 0, width: 1920, height: 1080)
 private let tiny = Rect(x: 0, y: 0, width: 320, height: 240)
-
-/// Tests the placement against a small, self-contained random generator (SplitMix64).
-private struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-    mutating func double(_ range: ClosedRange<Int>) -> Double { Double(int(range)) }
-}
 
 @Suite struct ToolTipPlacementSmallScreenTests {
     @Test func everyPlacementOfASmallToolTipFitsOnA320x240Screen() {
@@ -214,7 +199,7 @@ private struct Random {
     /// Random monitors, sources, sizes and placements: the invariants always hold, and asking
     /// for the side a placement chose gives that side again (no oscillation).
     @Test func randomPlacementsKeepTheInvariants() {
-        var random = Random(state: 2024)
+        var random = SplitMix64(seed: 2024)
         for _ in 0..<5000 {
             var monitors: [Rect] = []
             var x = random.double(-2000...0)

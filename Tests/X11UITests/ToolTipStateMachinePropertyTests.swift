@@ -1,4 +1,5 @@
 import Testing
+import X11TestSupport
 
 @testable import X11UI
 
@@ -11,21 +12,6 @@ private typealias Source = ToolTipStateMachine.Source
 private typealias Target = ToolTipStateMachine.Target
 private typealias Input = ToolTipStateMachine.Input
 private typealias Effect = ToolTipStateMachine.Effect
-
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and well mixed; a fixed seed replays a run.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 private let top = Rect(x: 0, y: 0, width: 200, height: 40)
 private let bottom = Rect(x: 0, y: 80, width: 200, height: 40)

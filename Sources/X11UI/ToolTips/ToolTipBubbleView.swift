@@ -90,12 +90,7 @@ final class ToolTipHostWindow: PopupWindow {
         guard let application else { return true }
         let controller = application.toolTips
         switch event {
-        case .expose(_, let rect, let count):
-            exposed = exposed.union(rect)
-            if count == 0 {
-                buffer?.copy(exposed, to: windowID)
-                exposed = .zero
-            }
+        case .expose(_, let rect, let count): expose(rect, remaining: count)
         case .pointerEnter, .pointerMotion: controller.pointerOnToolTip()
         case .pointerLeave: controller.pointerLeftToolTip()
         case .buttonPress: controller.buttonPressedOnToolTip()

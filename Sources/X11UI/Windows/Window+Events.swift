@@ -40,12 +40,7 @@ extension Window {
         }
         switch event {
         case .expose(_, let rect, let count):
-            // An uncovered shape arrives as many rectangles: copy their bounding box once.
-            exposed = exposed.union(rect)
-            if count == 0 {
-                buffer?.copy(exposed, to: windowID)
-                exposed = .zero
-            }
+            expose(rect, remaining: count)
         case .configure(_, let frame, let synthetic):
             if synthetic || parentIsRootWindow { screenOrigin = frame.origin }
             if frame.size != size, frame.width > 0, frame.height > 0 {
@@ -90,6 +85,16 @@ extension Window {
             }
         default:
             break
+        }
+    }
+
+    /// Repaints an exposed area from the back buffer. An uncovered shape arrives as many
+    /// rectangles: their bounding box is copied once, after the last of the series.
+    func expose(_ rect: Rect, remaining: Int) {
+        exposed = exposed.union(rect)
+        if remaining == 0 {
+            buffer?.copy(exposed, to: windowID)
+            exposed = .zero
         }
     }
 
