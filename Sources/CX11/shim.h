@@ -12,6 +12,9 @@
 #include <X11/extensions/Xfixes.h>
 #include <X11/Xft/Xft.h>
 #include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <fontconfig/fcfreetype.h>
 #include <cairo/cairo.h>
 #include <cairo/cairo-xlib.h>
 #include <poll.h>

@@ -23,7 +23,10 @@ final class FontSet: TextMeasuring {
     private let connection: DisplayConnection
     /// The request (family, size, weight) that fallbacks are derived from.
     private let request: OpaquePointer
+    /// The faces, primary first; `faces` holds their Xft fonts for the drawing loops.
+    private var fontFaces: [FontFace] = []
     private(set) var faces: [UnsafeMutablePointer<XftFont>] = []
+    private let library: FreeTypeLibrary?
     /// Face index per Unicode scalar, for scalars seen before; -1: no face has it.
     private var faceCache: [UInt32: Int32] = [:]
     /// Face index of ASCII scalars (they are nearly all text); -2: not looked up yet.
@@ -35,18 +38,20 @@ final class FontSet: TextMeasuring {
 
     /// Opens the primary face. When fontconfig matches nothing at all (no fonts installed), the
     /// set has no faces: text measures zero and draws nothing, and a warning says why.
-    init(font: Font, scale: Double, connection: DisplayConnection) {
+    init(font: Font, scale: Double, connection: DisplayConnection, library: FreeTypeLibrary?) {
         self.connection = connection
+        self.library = library
         let pixelSize = max(1, (font.size * scale).rounded())
         let pattern = FcPatternCreate()!
         FcPatternAddString(pattern, "family", font.family)
         FcPatternAddDouble(pattern, "pixelsize", pixelSize)
         FcPatternAddInteger(pattern, "weight", font.weight.fontconfigValue)
         request = pattern
-        if let primary = Self.open(pattern: pattern, connection: connection) {
-            faces = [primary]
-            ascent = Double(primary.pointee.ascent)
-            descent = Double(primary.pointee.descent)
+        if let primary = FontFace.open(pattern: pattern, connection: connection, library: library) {
+            fontFaces = [primary]
+            faces = [primary.font]
+            ascent = Double(primary.font.pointee.ascent)
+            descent = Double(primary.font.pointee.descent)
         } else {
             Log.warning("\(X11UIError.fontUnavailable(pattern: "\(font.family) \(pixelSize)px"))")
             ascent = (pixelSize * 0.8).rounded()
@@ -56,21 +61,7 @@ final class FontSet: TextMeasuring {
     }
 
     isolated deinit {
-        if connection.isUsable {
-            for face in faces { XftFontClose(connection.display, face) }
-        }
         FcPatternDestroy(request)
-    }
-
-    /// Matches and opens a pattern (a copy; the caller keeps `pattern`).
-    private static func open(pattern: OpaquePointer, connection: DisplayConnection) -> UnsafeMutablePointer<XftFont>? {
-        var result = FcResultNoMatch
-        guard let match = XftFontMatch(connection.display, connection.screen, pattern, &result) else { return nil }
-        guard let face = XftFontOpenPattern(connection.display, match) else {
-            FcPatternDestroy(match)
-            return nil
-        }
-        return face
     }
 
     // MARK: - Choosing a face per character
@@ -97,11 +88,12 @@ final class FontSet: TextMeasuring {
             return index
         }
         guard connection.isUsable, let face = openFallback(for: value) else { return -1 }
-        faces.append(face)
+        fontFaces.append(face)
+        faces.append(face.font)
         return faces.count - 1
     }
 
-    private func openFallback(for value: UInt32) -> UnsafeMutablePointer<XftFont>? {
+    private func openFallback(for value: UInt32) -> FontFace? {
         guard let charset = FcCharSetCreate(), let pattern = FcPatternDuplicate(request) else { return nil }
         defer {
             FcCharSetDestroy(charset)
@@ -110,10 +102,8 @@ final class FontSet: TextMeasuring {
         FcCharSetAddChar(charset, value)
         FcPatternAddCharSet(pattern, "charset", charset)
         FcPatternAddBool(pattern, "scalable", 1)
-        guard let face = Self.open(pattern: pattern, connection: connection) else { return nil }
-        if XftCharExists(connection.display, face, value) != 0 { return face }
-        XftFontClose(connection.display, face)
-        return nil
+        guard let face = FontFace.open(pattern: pattern, connection: connection, library: library) else { return nil }
+        return XftCharExists(connection.display, face.font, value) != 0 ? face : nil
     }
 
     // MARK: - Runs
@@ -187,6 +177,8 @@ final class FontSet: TextMeasuring {
 final class FontCache {
     private let connection: DisplayConnection
     private var sets: [Font: FontSet] = [:]
+    /// The FreeType instance faces are opened with (through read streams, not mmap).
+    private let library = FreeTypeLibrary()
     /// The scale applied to font sizes (`Xft.dpi` / 96).
     let scale: Double
 
@@ -216,7 +208,7 @@ final class FontCache {
     /// The font set for a font, opened on first use.
     func fontSet(for font: Font) -> FontSet {
         if let set = sets[font] { return set }
-        let set = FontSet(font: font, scale: scale, connection: connection)
+        let set = FontSet(font: font, scale: scale, connection: connection, library: library)
         sets[font] = set
         return set
     }
