@@ -16,16 +16,21 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DOCC ?= $(shell dirname $$(readlink -f $$(command -v $(SWIFT))))/docc
 
-.PHONY: all deps build demo test lint bench sanitize docs clean
+.PHONY: all deps build demo test lint bench bench-gtk sanitize docs clean
 
 all: build
 
-deps:
-	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+# $(call install,PACKAGES): apt-get installs those of PACKAGES that are missing.
+define install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing:" $$missing; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+endef
+
+deps:
+	$(call install,$(PACKAGES))
 	@command -v $(SWIFT) >/dev/null || { echo "error: swift (6.0 or newer) is not on PATH"; exit 1; }
 
 build: deps
@@ -51,7 +56,16 @@ lint:
 	$(SWIFT) format lint --strict -r Sources Tests
 
 bench: deps
+	$(SWIFT) build -c release --product tooltip-demo
 	$(SWIFT) run -c release tooltip-bench
+
+# The same run with GTK 3 measured beside X11UI: scripts/gtk-peer.c, a one-button GTK program.
+bench-gtk: deps
+	$(call install,gcc libgtk-3-dev)
+	mkdir -p .build
+	cc -O2 -o .build/gtk-peer scripts/gtk-peer.c $$(pkg-config --cflags --libs gtk+-3.0)
+	$(SWIFT) build -c release --product tooltip-demo
+	$(SWIFT) run -c release tooltip-bench --peer-gtk .build/gtk-peer
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are

@@ -76,6 +76,27 @@ public final class ChildProcess: @unchecked Sendable {
         pid = child
         stdoutFD = readEnds[0]
         stderrFD = readEnds[1]
+        LiveChildren.shared.add(child)
+    }
+
+    /// Ends a tool that failed: `tool: message` on stderr, SIGTERM to every child still
+    /// running (`exit` runs no deinit, so nothing else would stop its Xvfb), exit status 1.
+    public static func exitFailing(_ tool: String, _ message: String) -> Never {
+        FileHandle.standardError.write(Data("\(tool): \(message)\n".utf8))
+        LiveChildren.shared.terminateAll()
+        exit(1)
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP to this process stop its running children (SIGTERM:
+    /// an Xvfb then removes its own lock file and socket) before it exits with 128 + the
+    /// signal. For the tools (the tour, the bench), so that killing one leaves no server behind.
+    public static func stopChildrenOnTermination() {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            _ = Glibc.signal(signal) { received in
+                LiveChildren.shared.terminateAll()
+                _exit(128 + received)
+            }
+        }
     }
 
     deinit {
@@ -91,6 +112,7 @@ public final class ChildProcess: @unchecked Sendable {
         let result = waitpid(pid, &raw, WNOHANG)
         if result == pid {
             status = raw
+            LiveChildren.shared.remove(pid)
             return false
         }
         return result == 0
@@ -140,5 +162,37 @@ public final class ChildProcess: @unchecked Sendable {
             wait = 0
         }
         return String(decoding: result, as: UTF8.self)
+    }
+}
+
+/// The pids of the children still running, in a fixed table that a signal handler can walk
+/// without allocating or locking (writers take the lock; a handler reading a slot mid-update
+/// at worst misses a child that was just starting or has just exited).
+private final class LiveChildren: @unchecked Sendable {
+    static let shared = LiveChildren()
+    private static let capacity = 256
+    private let slots: UnsafeMutablePointer<pid_t>
+    private let lock = NSLock()
+
+    private init() {
+        slots = .allocate(capacity: LiveChildren.capacity)
+        slots.initialize(repeating: 0, count: LiveChildren.capacity)
+    }
+
+    func add(_ pid: pid_t) {
+        lock.withLock {
+            if let free = (0..<LiveChildren.capacity).first(where: { slots[$0] == 0 }) { slots[free] = pid }
+        }
+    }
+
+    func remove(_ pid: pid_t) {
+        lock.withLock {
+            for index in 0..<LiveChildren.capacity where slots[index] == pid { slots[index] = 0 }
+        }
+    }
+
+    /// Async-signal-safe: only reads the table and calls kill(2).
+    func terminateAll() {
+        for index in 0..<LiveChildren.capacity where slots[index] > 0 { kill(slots[index], SIGTERM) }
     }
 }

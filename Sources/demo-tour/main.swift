@@ -13,8 +13,7 @@ struct Options {
 }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("demo-tour: \(message)\n".utf8))
-    exit(1)
+    ChildProcess.exitFailing("demo-tour", message)
 }
 
 var options = Options()
@@ -140,6 +139,7 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     }
 }
 
+ChildProcess.stopChildrenOnTermination()  // killing this tool leaves no Xvfb behind
 do {
     if options.dpi != 96 {
         try tour(composited: false, dpi: options.dpi)

@@ -48,12 +48,12 @@ struct Bench {
     func report(_ name: String, _ value: Double, _ unit: String, decimals: Int = 2) {
         let formatted = value.isNaN ? "n/a" : String(format: "%.\(decimals)f", value)
         print("\(name): \(formatted) \(unit)")
-        FileHandle.standardOutput.synchronizeFile()
+        fflush(nil)  // one figure per line as it is measured, also into a pipe or a file
     }
 
     func report(_ name: String, _ value: Int, _ unit: String) {
         print("\(name): \(value) \(unit)")
-        FileHandle.standardOutput.synchronizeFile()
+        fflush(nil)  // one figure per line as it is measured, also into a pipe or a file
     }
 
     /// Waits for a top-level window to map and (when known) to show its paint; returns ms.
@@ -99,6 +99,13 @@ struct Bench {
             report("\(subject.name).startup_painted_median", Stats(painted).median, "ms")
             report("\(subject.name).startup_painted_p95", Stats(painted).p95, "ms")
         }
+    }
+
+    /// Deletes a property of the root window (a cache another toolkit keeps there).
+    func deleteRootProperty(_ name: String) {
+        let display = probe.display
+        XDeleteProperty(display, XDefaultRootWindow(display), XInternAtom(display, name, 0))
+        XSync(display, 0)
     }
 
     /// Starts a subject and waits until its window shows.
