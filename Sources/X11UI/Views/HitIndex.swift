@@ -25,11 +25,16 @@ struct HitIndex {
         cells = Array(repeating: [], count: side * side)
         for index in subviews.indices.reversed() {
             let frame = subviews[index].frame
-            guard frame.isFinite, !frame.isEmpty else { continue }
+            // An infinite frame covers every cell: a candidate everywhere, as in plain hit testing.
+            if !frame.isFinite {
+                large.append(index)
+                continue
+            }
+            guard !frame.isEmpty else { continue }
             let c0 = column(frame.minX)
-            let c1 = column(frame.maxX - 0.001)
+            let c1 = max(c0, lastCell(frame.maxX, origin: origin.x, size: cellSize.width, count: columns))
             let r0 = row(frame.minY)
-            let r1 = row(frame.maxY - 0.001)
+            let r1 = max(r0, lastCell(frame.maxY, origin: origin.y, size: cellSize.height, count: rows))
             if (c1 - c0 + 1) * (r1 - r0 + 1) > 16 {
                 large.append(index)
                 continue
@@ -46,6 +51,12 @@ struct HitIndex {
 
     private func row(_ y: Double) -> Int {
         min(rows - 1, max(0, Int(((y - origin.y) / cellSize.height).rounded(.down))))
+    }
+
+    /// The last cell a half-open span ending at `end` reaches (an end on a cell boundary stops
+    /// in the cell before it).
+    private func lastCell(_ end: Double, origin: Double, size: Double, count: Int) -> Int {
+        min(count - 1, max(0, Int(((end - origin) / size).rounded(.up)) - 1))
     }
 
     /// The subviews that may contain `point`, front-most first.

@@ -86,7 +86,8 @@ open class Stack: View {
         for child in children {
             let size = split(child.fittingSize(for: childProposal(crossLimit: crossLimit)))
             main += size.main
-            cross = max(cross, size.cross)
+            // A spacer's length is along the axis only.
+            if !(child is Spacer) { cross = max(cross, size.cross) }
         }
         main += spacing * scale * Double(max(0, children.count - 1))
         return join(main: (main + mainInsets).rounded(.up), cross: (cross + crossInsets).rounded(.up))
@@ -98,7 +99,10 @@ open class Stack: View {
         let (innerMain, innerCross) = split(inner.size)
         let children = visibleChildren
         let gap = spacing * scale
-        var sizes = children.map { split($0.fittingSize(for: childProposal(crossLimit: innerCross))) }
+        var sizes = children.map { child in
+            let size = split(child.fittingSize(for: childProposal(crossLimit: innerCross)))
+            return child is Spacer ? (main: size.main, cross: 0) : size
+        }
         let used = sizes.reduce(0) { $0 + $1.main } + gap * Double(max(0, children.count - 1))
         let spacers = children.indices.filter { children[$0] is Spacer || children[$0].fillsAvailableSpace }
         if !spacers.isEmpty, used < innerMain {
@@ -115,21 +119,32 @@ open class Stack: View {
             case .center: crossOffset = ((innerCross - crossSize) / 2).rounded(.down)
             case .end: crossOffset = innerCross - crossSize
             }
-            let mainSize = size.main.rounded()
+            // Edges are rounded, not lengths, so rounding never adds up past the stack's end.
+            let start = position.rounded()
+            let mainSize = (position + size.main).rounded() - start
             child.frame =
                 axis == .horizontal
-                ? Rect(x: position, y: crossStart + crossOffset, width: mainSize, height: crossSize)
-                : Rect(x: crossStart + crossOffset, y: position, width: crossSize, height: mainSize)
-            position += mainSize + gap
+                ? Rect(x: start, y: crossStart + crossOffset, width: mainSize, height: crossSize)
+                : Rect(x: crossStart + crossOffset, y: start, width: crossSize, height: mainSize)
+            position += size.main + gap
         }
+        arranged = children
     }
+
+    /// The children as last laid out, in order along the axis (hidden ones left out).
+    private var arranged: [View] = []
 
     /// Children sit in order along the axis without overlapping, so a long stack finds the
     /// child under a point by binary search rather than by trying each one.
     open override func hitTest(_ point: Point) -> View? {
-        guard subviews.count > 16 else { return super.hitTest(point) }
+        // Searching needs the children as laid out (adding, removing or hiding one asks for
+        // layout again) and no overlaps (negative spacing).
+        guard subviews.count > 16, !needsLayout, spacing >= 0 else {
+            return super.hitTest(point)
+        }
         guard !isHidden, bounds.contains(point) else { return nil }
         let key = axis == .horizontal ? point.x : point.y
+        let subviews = arranged
         var low = 0
         var high = subviews.count - 1
         while low <= high {
