@@ -114,19 +114,20 @@ struct EventTranslator {
     static func key(forKeysym keysym: UInt) -> Key {
         switch keysym {
         case 0xff1b: return .escape
-        case 0xff09, 0xfe20: return .tab  // Tab, ISO_Left_Tab (Shift-Tab)
+        case 0xff09, 0xfe20, 0xff89: return .tab  // Tab, ISO_Left_Tab (Shift-Tab), KP_Tab
         case 0xff0d, 0xff8d: return .return  // Return, KP_Enter
-        case 0x20: return .space
+        case 0x20, 0xff80: return .space  // space, KP_Space
         case 0xff08: return .backspace
-        case 0xffff: return .delete
-        case 0xff51: return .left
-        case 0xff52: return .up
-        case 0xff53: return .right
-        case 0xff54: return .down
-        case 0xff50: return .home
-        case 0xff57: return .end
-        case 0xff55: return .pageUp
-        case 0xff56: return .pageDown
+        case 0xffff, 0xff9f: return .delete  // Delete, KP_Delete
+        // The keypad's keys with Num Lock off are the cursor keys.
+        case 0xff51, 0xff96: return .left
+        case 0xff52, 0xff97: return .up
+        case 0xff53, 0xff98: return .right
+        case 0xff54, 0xff99: return .down
+        case 0xff50, 0xff95: return .home
+        case 0xff57, 0xff9c: return .end
+        case 0xff55, 0xff9a: return .pageUp
+        case 0xff56, 0xff9b: return .pageDown
         case 0x21...0x7e, 0xa0...0xff:
             return Unicode.Scalar(UInt32(keysym)).map { .character(Character($0)) } ?? .other(keysym)
         case 0x0100_0000...0x0110_ffff:
