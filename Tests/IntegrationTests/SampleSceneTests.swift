@@ -35,18 +35,20 @@ final class SampleSceneTests {
         #expect(probe.string(tip.id, "WM_CLASS")?.contains("X11UI-ToolTip") == true)
     }
 
+    /// The sample views and their tooltips' texts (SPEC section 7).
+    static let texts = [
+        ("default-view", "The default tooltip for the view."),
+        ("label", "The label's tooltip."),
+        (
+            "buy-button",
+            "Click to buy this item. You'll have a chance to change your mind before confirming your purchase."
+        ),
+        ("color-view", "The color is yellow."),
+        ("cart-button", "Add this item to your cart. Your cart is empty."),
+    ]
+
     @Test func everySampleViewHasItsText() throws {
-        let expected = [
-            ("default-view", "The default tooltip for the view."),
-            ("label", "The label's tooltip."),
-            (
-                "buy-button",
-                "Click to buy this item. You'll have a chance to change your mind before confirming your purchase."
-            ),
-            ("color-view", "The color is yellow."),
-            ("cart-button", "Add this item to your cart. Your cart is empty."),
-        ]
-        for (id, text) in expected {
+        for (id, text) in Self.texts {
             session.park()
             session.waitForNoToolTip()
             let view = try session.frame(id)
@@ -233,5 +235,44 @@ final class SampleSceneTests {
         #expect(body == 0x2c2c2e)
         let corner = probe.pixel(second.rect.x, second.rect.maxY - 1)
         #expect(corner != 0x2c2c2e && corner != 0x000000)
+    }
+}
+
+/// The sample scene again with a compositor running: the same texts at the same places, in
+/// 32-bit ARGB windows (translucent, with a shadow) instead of shaped ones.
+@Suite(.serialized)
+final class CompositedSampleSceneTests {
+    let session: ProgramSession
+    var probe: ServerProbe { session.probe }
+
+    init() throws {
+        session = try ProgramSession(arguments: ["--scene", "sample"], readyView: "text-view", composited: true)
+    }
+
+    @Test func everySampleViewHasItsTextBelowItInAnARGBWindow() throws {
+        for (id, text) in SampleSceneTests.texts {
+            session.park()
+            session.waitForNoToolTip()
+            let view = try session.frame(id)
+            probe.movePointer(to: view.midX, view.midY)
+            let tip = try #require(session.waitForToolTip(named: text), "\(id) should show \"\(text)\"")
+            #expect(tip.depth == 32)
+            #expect(!probe.isShaped(tip.id), "translucency, not a shape, makes the corners round")
+            #expect(probe.windowType(tip.id) == "_NET_WM_WINDOW_TYPE_TOOLTIP")
+            // The window includes the shadow's margin (6 px above the body at most).
+            #expect(tip.rect.y >= view.maxY - 6, "\(id): below the view")
+            #expect(!tip.rect.contains(view.midX, view.midY))
+        }
+    }
+
+    @Test func regionViewBandsUnderACompositor() throws {
+        let region = try session.frame("region-view")
+        let third = region.height / 3
+        probe.movePointer(to: region.midX, region.y + third / 2)
+        #expect(session.waitForToolTip(named: "Top area of the view.") != nil)
+        probe.movePointer(to: region.midX, region.y + third + third / 2)
+        #expect(session.waitForNoToolTip(timeout: 2))
+        probe.movePointer(to: region.midX, region.maxY - third / 2)
+        #expect(session.waitForToolTip(named: "Bottom area of the view.") != nil)
     }
 }

@@ -37,7 +37,11 @@ public final class Image {
     }
 
     /// An image drawn with `DrawContext` calls into a transparent bitmap of `size` pixels.
-    public init(size: Size, draw: (DrawContext) -> Void) {
+    ///
+    /// - Parameters:
+    ///   - scale: the context's ``DrawContext/scale``, by which views scale the sizes they
+    ///     are given at 96 dpi (2 draws as at 192 dpi).
+    public init(size: Size, scale: Double = 1, draw: (DrawContext) -> Void) {
         let width = Int32(max(1, min(size.width.isFinite ? size.width : 1, 4096)))
         let height = Int32(max(1, min(size.height.isFinite ? size.height : 1, 4096)))
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
@@ -45,7 +49,7 @@ public final class Image {
         Image.nextID += 1
         id = Image.nextID
         let cairo = cairo_create(surface)!
-        draw(DrawContext(cairo: cairo))
+        draw(DrawContext(cairo: cairo, scale: scale.isFinite && scale > 0 ? scale : 1))
         cairo_destroy(cairo)
         cairo_surface_flush(surface)
     }
