@@ -17,7 +17,7 @@ let package = Package(
             providers: [
                 .apt([
                     "libx11-dev", "libxext-dev", "libxrender-dev", "libxft-dev", "libfontconfig-dev",
-                    "libcairo2-dev", "libxrandr-dev", "libxfixes-dev",
+                    "libcairo2-dev", "libxrandr-dev", "libxfixes-dev", "libfribidi-dev",
                 ])
             ]
         ),
@@ -33,7 +33,10 @@ let package = Package(
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),
         .executableTarget(name: "embed-example", dependencies: ["X11UI", "CX11"]),
         .executableTarget(name: "tooltip-bench", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest"]),
-        .testTarget(name: "X11UITests", dependencies: ["X11UI", "X11TestSupport"]),
+        .testTarget(
+            name: "X11UITests", dependencies: ["X11UI", "X11TestSupport"],
+            // Reference PNGs for the rendering tests, read from the source tree.
+            exclude: ["References"]),
         .testTarget(
             name: "IntegrationTests",
             // The executables are dependencies so that `swift test` builds them to drive.

@@ -125,7 +125,10 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
             try click("place-\(edge)-\(alignment)", name: "placement-\(edge)-\(alignment)")
         }
     }
-    for id in ["items-button", "items-likes", "korean-label", "flip-top", "shift-end", "flip-bottom", "flip-trailing"] {
+    for id in [
+        "items-button", "items-likes", "korean-label", "rtl-label", "flip-top", "shift-end", "flip-bottom",
+        "flip-trailing",
+    ] {
         try click(id, name: "placements-\(id)")
     }
     // Select a word in the text view by double-clicking, then hover the selection.

@@ -49,6 +49,13 @@ final class PlacementsScene {
         korean.identifier = "korean-label"
         korean.addInteraction(
             ToolTipInteraction(trigger: .click, placement: .bottom, defaultToolTip: "툴팁 도움말: 여기를 누르세요"))
+        // Right-to-left text: Hebrew with a number and brackets, and joined Arabic.
+        let rightToLeft = Label("עברית · عربي", font: Font(size: 15, weight: .semibold))
+        rightToLeft.identifier = "rtl-label"
+        rightToLeft.addInteraction(
+            ToolTipInteraction(
+                trigger: .click, placement: .bottom,
+                defaultToolTip: "עזרה: לחצו כאן (F1) לפתיחת 2 חלונות\nمساعدة: انقر هنا"))
 
         // At the window's edges, where the preferred side has no room.
         let flipTop = button("Flip ↓", id: "flip-top", placement: .top, text: "No room above: shown below")
@@ -65,7 +72,7 @@ final class PlacementsScene {
             }
             grid
             HStack(spacing: 14) {
-                items; liked; korean; Spacer()
+                items; liked; korean; rightToLeft; Spacer()
             }
             Spacer()
             HStack(spacing: 12) {

@@ -190,30 +190,33 @@ public final class DrawContext {
             let lineRect = Rect(x: origin.x, y: top, width: max(width, line.width), height: layout.lineHeight)
             guard isVisible(lineRect) else { continue }
             var x = origin.x
-            switch alignment {
-            case .leading: break
-            case .center: x += ((width - line.width) / 2).rounded(.down)
-            case .trailing: x += width - line.width
+            switch (alignment, line.isRightToLeft) {
+            case (.leading, false), (.trailing, true): break
+            case (.center, _): x += ((width - line.width) / 2).rounded(.down)
+            case (.trailing, false), (.leading, true): x += width - line.width
             }
+            let ellipsisWidth = line.isEllipsized ? font.width(of: TextLayout.ellipsis) : 0
+            // A right-to-left line ends at its left: the ellipsis goes there.
+            let textX = line.isRightToLeft ? x + ellipsisWidth : x
+            let ellipsisX = line.isRightToLeft ? x : x + line.width - ellipsisWidth
+            let baseline = top + layout.ascent + offset.y
             withUnsafePointer(to: xftColor) { colorPointer in
-                font.draw(line.text, on: xft, color: colorPointer, x: x + offset.x, y: top + layout.ascent + offset.y)
+                font.draw(line.displayText, on: xft, color: colorPointer, x: textX + offset.x, y: baseline)
                 if line.isEllipsized {
-                    let ellipsisX = x + line.width - font.width(of: TextLayout.ellipsis)
-                    font.draw(
-                        TextLayout.ellipsis, on: xft, color: colorPointer, x: ellipsisX + offset.x,
-                        y: top + layout.ascent + offset.y)
+                    font.draw(TextLayout.ellipsis, on: xft, color: colorPointer, x: ellipsisX + offset.x, y: baseline)
                 }
             }
         }
     }
 }
 
-/// How lines of text sit within the width they are given.
+/// How lines of text sit within the width they are given. Leading and trailing follow each
+/// line's direction: a right-to-left line (Hebrew, Arabic) starts at the right edge.
 public enum TextAlignment: Hashable, Sendable {
-    /// Lines start at the left edge.
+    /// Lines start at their start edge: the left one, the right one for right-to-left lines.
     case leading
     /// Lines are centred.
     case center
-    /// Lines end at the right edge.
+    /// Lines end at their end edge: the right one, the left one for right-to-left lines.
     case trailing
 }

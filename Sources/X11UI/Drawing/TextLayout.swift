@@ -9,10 +9,31 @@ struct TextLayout: Equatable {
     struct Line: Equatable {
         /// The line's text, without the spaces it was broken at.
         var text: Substring
-        /// The line's advance width.
+        /// The line's advance width as drawn.
         var width: Double
+        /// The width the line was wrapped by: its characters measured one by one in reading
+        /// order. It differs from `width` for right-to-left lines, whose Arabic letters join
+        /// into forms of other widths; the layout's size covers both, so that laying the text
+        /// out again at that size wraps it the same way.
+        var wrapWidth: Double
         /// Whether the line ends with an added ellipsis.
         var isEllipsized = false
+        /// The line in display order when it holds right-to-left text; nil when `text` is
+        /// drawn as it is.
+        var visual: Bidi.VisualLine?
+
+        /// What is drawn, from left to right.
+        var displayText: Substring { visual.map { $0.text[...] } ?? text }
+
+        init(text: Substring, width: Double) {
+            self.text = text
+            self.width = width
+            wrapWidth = width
+        }
+
+        /// Whether the line runs right-to-left (it then starts at the right edge, and its
+        /// ellipsis is at its left end).
+        var isRightToLeft: Bool { visual?.isRightToLeft ?? false }
     }
 
     private(set) var lines: [Line] = []
@@ -23,7 +44,7 @@ struct TextLayout: Equatable {
 
     /// The size the lines cover.
     var size: Size {
-        Size(width: lines.map(\.width).max() ?? 0, height: Double(lines.count) * lineHeight)
+        Size(width: lines.map { max($0.width, $0.wrapWidth) }.max() ?? 0, height: Double(lines.count) * lineHeight)
     }
 
     /// The ellipsis appended to a truncated last line.
@@ -50,6 +71,14 @@ struct TextLayout: Equatable {
             lines.append(line)
         }
         if lines.isEmpty { lines = [Line(text: "", width: 0)] }
+        for index in lines.indices {
+            guard let visual = Bidi.visualLine(lines[index].text) else { continue }
+            // Joined Arabic forms measure differently from the isolated letters wrapping used.
+            lines[index].visual = visual
+            lines[index].width =
+                measurer.width(of: visual.text[...])
+                + (lines[index].isEllipsized ? measurer.width(of: Self.ellipsis) : 0)
+        }
     }
 
     /// Shortens the last line until it and an ellipsis fit.
@@ -71,6 +100,7 @@ struct TextLayout: Equatable {
         }
         line.text = text
         line.width = width + ellipsisWidth
+        line.wrapWidth = line.width
         line.isEllipsized = true
         lines.append(line)
     }

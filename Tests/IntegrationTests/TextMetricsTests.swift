@@ -1,0 +1,107 @@
+import Testing
+import X11TestSupport
+
+@testable import X11UI
+
+/// Text layout with real Xft metrics and fontconfig fallback on a private Xvfb: wrapped lines
+/// fit the width, are as full as the next word allows, measure what their text measures, and
+/// characters the first font lacks are measured with a fallback font that has them.
+@Suite(.serialized)
+@MainActor
+final class TextMetricsTests {
+    let display: InProcessDisplay
+
+    init() throws {
+        display = try InProcessDisplay()
+    }
+
+    var fonts: FontSet { display.app.resources.fonts.fontSet(for: .body) }
+
+    nonisolated static let paragraphs = [
+        "The quick brown fox jumps over the lazy dog while the tooltip waits half a second before it shows.",
+        "툴팁 도움말: 여기를 누르세요. 포인터를 버튼 위에 올려 두면 도움말이 나타납니다.",
+        "Grüße aus Köln: Ärger über Öl, Straße und naïve Cafés — ça va très bien, merci.",
+        "Hearts ❤️ and chats 💬 sit beside words 👍🏽 in one tooltip line that has to wrap somewhere.",
+    ]
+
+    @Test(arguments: paragraphs)
+    func wrappedLinesFitAndAreFull(text: String) {
+        let width = 180.0
+        let layout = TextLayout(text: text, measurer: fonts, maxWidth: width)
+        #expect(layout.lines.count >= 2)
+        for (index, line) in layout.lines.enumerated() {
+            #expect(line.width <= width, "line \(index) is \(line.width) px wide")
+            #expect(abs(line.width - fonts.width(of: line.text)) < 0.5)
+            guard index + 1 < layout.lines.count,
+                let nextWord = layout.lines[index + 1].text.split(separator: " ").first
+            else { continue }
+            // The next line's first word would not have fitted on this one.
+            #expect(fonts.width(of: line.text) + fonts.width(of: " ") + fonts.width(of: nextWord) > width)
+        }
+        // Nothing is lost: the lines hold every word, in order.
+        let words = layout.lines.flatMap { $0.text.split(separator: " ") }.map(String.init)
+        #expect(words == text.split(separator: " ").map(String.init))
+    }
+
+    @Test func textWithoutSpacesBreaksBetweenCharactersToFit() {
+        let text = "ツールチップのヘルプテキストはここに表示されますが、とても長い場合は折り返されます。"
+        let layout = TextLayout(text: text, measurer: fonts, maxWidth: 120)
+        #expect(layout.lines.count >= 3)
+        #expect(layout.lines.allSatisfy { $0.width <= 120 && !$0.text.isEmpty })
+        #expect(layout.lines.map { String($0.text) }.joined() == text)
+    }
+
+    @Test func charactersTheFirstFontLacksAreMeasuredWithAFallbackThatHasThem() {
+        let set = fonts
+        #expect(set.faceIndex(for: "a") == 0)
+        for character in ["툴", "ツ", "é", "❤"] {
+            let scalar = character.unicodeScalars.first!
+            #expect(set.faceIndex(for: scalar) >= 0, "no font has \(character)")
+        }
+        // Hangul and kana come from fallback fonts (the default sans-serif face has neither),
+        // at full width: wider than a Latin letter, as wide as each other within a pixel.
+        #expect(set.faceIndex(for: "툴") > 0)
+        #expect(set.width(of: "툴") > set.width(of: "a"))
+        #expect(abs(set.width(of: "툴팁") - 2 * set.width(of: "툴")) <= 1)
+    }
+
+    @Test func anEllipsizedLineStillFitsItsWidth() {
+        let text = String(repeating: "Tooltips wrap and then stop. ", count: 40)
+        let layout = TextLayout(text: text, measurer: fonts, maxWidth: 150, maxLines: 3)
+        #expect(layout.isTruncated)
+        #expect(layout.lines.count == 3)
+        let last = layout.lines[2]
+        #expect(last.isEllipsized)
+        #expect(last.width <= 150)
+        #expect(abs(last.width - fonts.width(of: last.text) - fonts.width(of: TextLayout.ellipsis)) < 0.5)
+    }
+
+    @Test func rightToLeftLabelsDrawEveryLetterFromTheRight() throws {
+        let font = Font(size: 15, weight: .semibold)
+        let mixed = Label("עברית · عربي", font: font)
+        let arabic = Label("عربي", font: font)
+        let window = Window(
+            title: "RTL", size: Size(width: 300, height: 80),
+            content: HStack(padding: 10) {
+                mixed
+                arabic
+            }, application: display.app)
+        display.show(window)
+        display.run(for: .milliseconds(50))
+        for label in [mixed, arabic] {
+            let frame = try #require(label.frameOnScreen)
+            #expect(label.frame.height < 2 * fonts.lineHeight, "one line")
+            // Ink in the left and the right quarter: nothing wrapped out of sight, nothing cut.
+            func ink(_ xs: Range<Int>) -> Int {
+                var count = 0
+                for y in Int(frame.minY)..<Int(frame.maxY) {
+                    for x in xs where display.probe.pixel(x, y) < 0x606060 { count += 1 }
+                }
+                return count
+            }
+            let quarter = Int(frame.width / 4)
+            #expect(ink(Int(frame.minX)..<Int(frame.minX) + quarter) > 5, "\(label.text): its left end is drawn")
+            #expect(ink(Int(frame.maxX) - quarter..<Int(frame.maxX)) > 5, "\(label.text): its right end is drawn")
+        }
+    }
+}
