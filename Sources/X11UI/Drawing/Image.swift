@@ -39,8 +39,10 @@ public final class Image {
     /// An image drawn with `DrawContext` calls into a transparent bitmap of `size` pixels.
     ///
     /// - Parameters:
+    ///   - size: the bitmap's size in pixels (at most 4096 × 4096).
     ///   - scale: the context's ``DrawContext/scale``, by which views scale the sizes they
     ///     are given at 96 dpi (2 draws as at 192 dpi).
+    ///   - draw: draws the image's content, once, into a transparent bitmap.
     public init(size: Size, scale: Double = 1, draw: (DrawContext) -> Void) {
         let width = Int32(max(1, min(size.width.isFinite ? size.width : 1, 4096)))
         let height = Int32(max(1, min(size.height.isFinite ? size.height : 1, 4096)))
