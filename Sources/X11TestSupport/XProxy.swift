@@ -9,18 +9,20 @@ import Synchronization
 /// message (32-byte events and errors; replies and generic events with their extra length).
 /// A reply is a request the client waited for: Xlib blocks for every reply, so replies count
 /// the synchronous round trips.
-final class XProxy: @unchecked Sendable {
-    struct Counts: Sendable {
-        var requests = 0
-        var replies = 0
-        var events = 0
-        var errors = 0
-        var bytesUp = 0
-        var bytesDown = 0
+public final class XProxy: @unchecked Sendable {
+    /// What crossed the proxy.
+    public struct Counts: Sendable {
+        public var requests = 0
+        public var replies = 0
+        public var events = 0
+        public var errors = 0
+        public var bytesUp = 0
+        public var bytesDown = 0
         /// Requests by major opcode (extensions' majors are assigned by the server).
-        var opcodes: [UInt8: Int] = [:]
+        public var opcodes: [UInt8: Int] = [:]
 
-        static func - (a: Counts, b: Counts) -> Counts {
+        /// What crossed between two snapshots.
+        public static func - (a: Counts, b: Counts) -> Counts {
             var opcodes = a.opcodes
             for (op, n) in b.opcodes { opcodes[op, default: 0] -= n }
             return Counts(
@@ -31,7 +33,7 @@ final class XProxy: @unchecked Sendable {
     }
 
     /// The display clients connect to (`:N` over a Unix socket, or `127.0.0.1:N` over TCP).
-    let display: String
+    public let display: String
     private let listener: Int32
     private let serverSocketPath: String
     private let latencyNanoseconds: UInt64
@@ -41,7 +43,7 @@ final class XProxy: @unchecked Sendable {
     private let unixPath: String?
 
     /// Listens as display `number` and forwards to the server's socket of `serverDisplay`.
-    init(serverDisplay: Int, listenDisplay number: Int, latency: Duration = .zero, tcp: Bool = false) throws {
+    public init(serverDisplay: Int, listenDisplay number: Int, latency: Duration = .zero, tcp: Bool = false) throws {
         serverSocketPath = "/tmp/.X11-unix/X\(serverDisplay)"
         latencyNanoseconds = UInt64(max(0, latency.nanoseconds))
         let fd: Int32
@@ -87,7 +89,8 @@ final class XProxy: @unchecked Sendable {
         stop()
     }
 
-    func stop() {
+    /// Stops listening and forwarding, and removes the socket.
+    public func stop() {
         guard !stopFlag.exchange(true, ordering: .relaxed) else { return }
         close(listener)
         if let unixPath { unlink(unixPath) }
@@ -95,9 +98,10 @@ final class XProxy: @unchecked Sendable {
     }
 
     /// The counts so far.
-    var snapshot: Counts { counts.withLock { $0 } }
+    public var snapshot: Counts { counts.withLock { $0 } }
 
-    struct ProxyError: Error, CustomStringConvertible { let description: String }
+    /// Why the proxy could not listen.
+    public struct ProxyError: Error, CustomStringConvertible { public let description: String }
 
     private static func unixAddress(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
@@ -209,21 +213,27 @@ final class XProxy: @unchecked Sendable {
 }
 
 /// Splits an X protocol byte stream into messages and counts them (little-endian clients).
-struct MessageParser {
-    let clientToServer: Bool
+public struct MessageParser {
+    /// Whether this parses the client's requests (else the server's replies, events, errors).
+    public let clientToServer: Bool
     private var buffer: [UInt8] = []
     private var setupDone = false
 
-    init(clientToServer: Bool) {
+    public init(clientToServer: Bool) {
         self.clientToServer = clientToServer
     }
 
-    struct Tally {
-        var opcodes: [UInt8] = []
-        var requests = 0
-        var replies = 0
-        var events = 0
-        var errors = 0
+    /// The complete messages one `feed` finished.
+    public struct Tally: Equatable {
+        /// The requests' major opcodes, in order.
+        public var opcodes: [UInt8] = []
+        public var requests = 0
+        public var replies = 0
+        public var events = 0
+        public var errors = 0
+
+        /// Nothing counted.
+        public init() {}
     }
 
     private func u16(_ i: Int) -> Int { Int(buffer[i]) | Int(buffer[i + 1]) << 8 }
@@ -232,7 +242,7 @@ struct MessageParser {
     }
 
     /// Adds bytes; returns what complete messages they finished.
-    mutating func feed(_ bytes: [UInt8]) -> Tally {
+    public mutating func feed(_ bytes: [UInt8]) -> Tally {
         buffer += bytes
         var tally = Tally()
         var offset = 0

@@ -1,0 +1,50 @@
+import CX11
+import Foundation
+import Testing
+import X11TestSupport
+
+/// The counting proxy the benchmark measures requests and round trips with, between a real
+/// Xlib client and a private Xvfb: a known sequence of calls gives the counts it must.
+@Suite(.serialized)
+final class ProtocolProxyTests {
+    let server: XvfbServer
+
+    init() throws {
+        server = try XvfbServer(width: 320, height: 240)
+    }
+
+    deinit { server.stop() }
+
+    @Test func aKnownSequenceOfXlibCallsIsCountedExactly() throws {
+        var number = 640
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
+        let proxy = try XProxy(serverDisplay: server.number, listenDisplay: number)
+        defer { proxy.stop() }
+        let display = try #require(XOpenDisplay(proxy.display))
+        defer { XCloseDisplay(display) }
+        XSync(display, 0)
+        usleep(50_000)
+        let start = proxy.snapshot
+
+        // Three requests without replies, flushed: no round trip.
+        let root = XDefaultRootWindow(display)
+        let window = XCreateSimpleWindow(display, root, 0, 0, 50, 50, 0, 0, 0)
+        XMapWindow(display, window)
+        XStoreName(display, window, "counted")
+        XFlush(display)
+        usleep(100_000)
+        let flushed = proxy.snapshot - start
+        #expect(flushed.requests == 3)
+        #expect(flushed.replies == 0)
+        #expect(flushed.opcodes == [1: 1, 8: 1, 18: 1])  // CreateWindow, MapWindow, ChangeProperty
+
+        // Each call that needs an answer is one request and one reply: one round trip each.
+        _ = XInternAtom(display, "X11UI_PROXY_TEST_ATOM", 0)
+        XSync(display, 0)  // GetInputFocus, answered
+        usleep(100_000)
+        let waited = proxy.snapshot - start
+        #expect(waited.requests == 5)
+        #expect(waited.replies == 2)
+        #expect(waited.errors == 0)
+    }
+}
