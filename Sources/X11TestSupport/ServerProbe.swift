@@ -301,6 +301,12 @@ extension ServerProbe {
         XGetSelectionOwner(display, atom(name))
     }
 
+    /// Deletes a property of the root window (such as a cache another toolkit keeps there).
+    public func deleteRootProperty(_ name: String) {
+        XDeleteProperty(display, root, atom(name))
+        XSync(display, 0)
+    }
+
     /// Sets the X resources (the RESOURCE_MANAGER property, as `xrdb` does) that programs read
     /// when they connect: `"Xft.dpi:\t192\n"`.
     public func setResources(_ text: String) {

@@ -101,13 +101,6 @@ struct Bench {
         }
     }
 
-    /// Deletes a property of the root window (a cache another toolkit keeps there).
-    func deleteRootProperty(_ name: String) {
-        let display = probe.display
-        XDeleteProperty(display, XDefaultRootWindow(display), XInternAtom(display, name, 0))
-        XSync(display, 0)
-    }
-
     /// Starts a subject and waits until its window shows.
     func start(_ subject: Subject, display: String? = nil) throws -> ChildProcess {
         watcher.drain()

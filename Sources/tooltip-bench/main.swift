@@ -152,7 +152,7 @@ func machineDescription() -> String {
         // GTK caches its choice of GL visuals in the root window's GDK_VISUALS property: the
         // first GTK client on a server loads the GL stack to probe them (and keeps it mapped),
         // later clients read the cache. Both are reported; the figures below are the warm ones.
-        bench.deleteRootProperty("GDK_VISUALS")
+        probe.deleteRootProperty("GDK_VISUALS")
         watcher.drain()
         let coldStart = TooltipWatcher.now()
         let cold = try gtk.launch(display: server.display)

@@ -20,6 +20,22 @@ final class RichContentTests {
         background: Color(rgb: 0x203040), foreground: Color(rgb: 0xfafafa), border: Color(rgb: 0x405060),
         font: Font(size: 15), padding: EdgeInsets(top: 6, left: 10, bottom: 6, right: 10))
 
+    /// Attaches `interaction` (in the test style) to `source`, alone in a window with `padding`
+    /// around it, presents the tooltip and returns its window as the server has it.
+    func present(
+        _ interaction: ToolTipInteraction, on source: View, padding: Double
+    ) throws -> ServerProbe.WindowInfo {
+        interaction.style = Self.style
+        source.addInteraction(interaction)
+        let window = Window(
+            title: "Rich", size: Size(width: 300, height: 200), content: VStack(padding: padding) { source },
+            application: display.app)
+        display.show(window)
+        interaction.present()
+        #expect(display.run(until: { !self.probe.mappedPopups().isEmpty }))
+        return try #require(probe.mappedPopups().first)
+    }
+
     @Test func richContentKeepsItsIdealSizeAndTakesTheTooltipsFontAndColour() throws {
         // A tiny source in a big font: neither its size nor its font reaches the tooltip.
         let source = Label("A", font: Font(size: 30))
@@ -32,16 +48,7 @@ final class RichContentTests {
                 caption
             }
         }
-        interaction.style = Self.style
-        source.addInteraction(interaction)
-        let window = Window(
-            title: "Rich", size: Size(width: 300, height: 200), content: VStack(padding: 20) { source },
-            application: display.app)
-        display.show(window)
-
-        interaction.present()
-        #expect(display.run(until: { !self.probe.mappedPopups().isEmpty }))
-        let tip = try #require(probe.mappedPopups().first)
+        let tip = try present(interaction, on: source, padding: 20)
 
         // Labels left at the defaults take the style's font and colour; set ones keep theirs.
         #expect(title.font == Font(size: 15))
@@ -74,16 +81,7 @@ final class RichContentTests {
         let heart = try Image(assetNamed: "heart")
         let interaction = ToolTipInteraction(
             trigger: .click, placement: .top, items: [ToolTipItem(icon: heart, title: "6"), ToolTipItem(title: "31")])
-        interaction.style = Self.style
-        source.addInteraction(interaction)
-        let window = Window(
-            title: "Items", size: Size(width: 300, height: 200), content: VStack(padding: 80) { source },
-            application: display.app)
-        display.show(window)
-
-        interaction.present()
-        #expect(display.run(until: { !self.probe.mappedPopups().isEmpty }))
-        let tip = try #require(probe.mappedPopups().first)
+        let tip = try present(interaction, on: source, padding: 80)
         let bold = display.app.resources.fonts.fontSet(for: Font(size: 15, weight: .semibold))
         // icon 16 + 4 + "6", then 12 between items, then "31"; padded by 10 on each side.
         let contentWidth = (16 + 4 + bold.width(of: "6") + 12 + bold.width(of: "31")).rounded(.up)

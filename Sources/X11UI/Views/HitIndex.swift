@@ -32,9 +32,9 @@ struct HitIndex {
             }
             guard !frame.isEmpty else { continue }
             let c0 = column(frame.minX)
-            let c1 = max(c0, lastCell(frame.maxX, origin: origin.x, size: cellSize.width, count: columns))
+            let c1 = max(c0, column(frame.maxX, endOfSpan: true))
             let r0 = row(frame.minY)
-            let r1 = max(r0, lastCell(frame.maxY, origin: origin.y, size: cellSize.height, count: rows))
+            let r1 = max(r0, row(frame.maxY, endOfSpan: true))
             if (c1 - c0 + 1) * (r1 - r0 + 1) > 16 {
                 large.append(index)
                 continue
@@ -45,18 +45,20 @@ struct HitIndex {
         }
     }
 
-    private func column(_ x: Double) -> Int {
-        min(columns - 1, max(0, Int(((x - origin.x) / cellSize.width).rounded(.down))))
+    /// The column holding `x`, clamped to the grid; with `endOfSpan`, the last column a
+    /// half-open span ending at `x` reaches (an end on a boundary stops in the column before).
+    private func column(_ x: Double, endOfSpan: Bool = false) -> Int {
+        Self.cell((x - origin.x) / cellSize.width, count: columns, endOfSpan: endOfSpan)
     }
 
-    private func row(_ y: Double) -> Int {
-        min(rows - 1, max(0, Int(((y - origin.y) / cellSize.height).rounded(.down))))
+    /// The row holding `y`, as `column` does.
+    private func row(_ y: Double, endOfSpan: Bool = false) -> Int {
+        Self.cell((y - origin.y) / cellSize.height, count: rows, endOfSpan: endOfSpan)
     }
 
-    /// The last cell a half-open span ending at `end` reaches (an end on a cell boundary stops
-    /// in the cell before it).
-    private func lastCell(_ end: Double, origin: Double, size: Double, count: Int) -> Int {
-        min(count - 1, max(0, Int(((end - origin) / size).rounded(.up)) - 1))
+    private static func cell(_ position: Double, count: Int, endOfSpan: Bool) -> Int {
+        let index = endOfSpan ? Int(position.rounded(.up)) - 1 : Int(position.rounded(.down))
+        return min(count - 1, max(0, index))
     }
 
     /// The subviews that may contain `point`, front-most first.

@@ -70,9 +70,11 @@ open class Stack: View {
         axis == .horizontal ? Size(width: main, height: cross) : Size(width: cross, height: main)
     }
 
-    /// The proposal a child gets: the cross extent inside the padding, the main axis open.
-    private func childProposal(crossLimit: Double) -> Size {
-        join(main: .infinity, cross: crossLimit)
+    /// A child's size along and across the axis, given the cross extent inside the padding
+    /// (the main axis open). A spacer's length is along the axis only.
+    private func childSize(_ child: View, crossLimit: Double) -> (main: Double, cross: Double) {
+        let size = split(child.fittingSize(for: join(main: .infinity, cross: crossLimit)))
+        return child is Spacer ? (size.main, 0) : size
     }
 
     open override func sizeThatFits(_ proposal: Size) -> Size {
@@ -84,10 +86,9 @@ open class Stack: View {
         var main = 0.0
         var cross = 0.0
         for child in children {
-            let size = split(child.fittingSize(for: childProposal(crossLimit: crossLimit)))
+            let size = childSize(child, crossLimit: crossLimit)
             main += size.main
-            // A spacer's length is along the axis only.
-            if !(child is Spacer) { cross = max(cross, size.cross) }
+            cross = max(cross, size.cross)
         }
         main += spacing * scale * Double(max(0, children.count - 1))
         return join(main: (main + mainInsets).rounded(.up), cross: (cross + crossInsets).rounded(.up))
@@ -99,10 +100,7 @@ open class Stack: View {
         let (innerMain, innerCross) = split(inner.size)
         let children = visibleChildren
         let gap = spacing * scale
-        var sizes = children.map { child in
-            let size = split(child.fittingSize(for: childProposal(crossLimit: innerCross)))
-            return child is Spacer ? (main: size.main, cross: 0) : size
-        }
+        var sizes = children.map { childSize($0, crossLimit: innerCross) }
         let used = sizes.reduce(0) { $0 + $1.main } + gap * Double(max(0, children.count - 1))
         let spacers = children.indices.filter { children[$0] is Spacer || children[$0].fillsAvailableSpace }
         if !spacers.isEmpty, used < innerMain {
@@ -128,35 +126,35 @@ open class Stack: View {
                 : Rect(x: crossStart + crossOffset, y: start, width: crossSize, height: mainSize)
             position += size.main + gap
         }
-        arranged = children
+        arranged = subviews.indices.filter { !subviews[$0].isHidden }
     }
 
-    /// The children as last laid out, in order along the axis (hidden ones left out).
-    private var arranged: [View] = []
+    /// The indices of the children as last laid out, in order along the axis (hidden ones left
+    /// out). Indices, not views: a removed child is not kept alive by them.
+    private var arranged: [Int] = []
 
     /// Children sit in order along the axis without overlapping, so a long stack finds the
     /// child under a point by binary search rather than by trying each one.
     open override func hitTest(_ point: Point) -> View? {
         // Searching needs the children as laid out (adding, removing or hiding one asks for
         // layout again) and no overlaps (negative spacing).
-        guard subviews.count > 16, !needsLayout, spacing >= 0 else {
+        guard subviews.count > 16, !needsLayout, spacing >= 0, (arranged.last ?? 0) < subviews.count else {
             return super.hitTest(point)
         }
         guard !isHidden, bounds.contains(point) else { return nil }
         let key = axis == .horizontal ? point.x : point.y
-        let subviews = arranged
         var low = 0
-        var high = subviews.count - 1
+        var high = arranged.count - 1
         while low <= high {
             let mid = (low + high) / 2
-            let frame = subviews[mid].frame
+            let child = subviews[arranged[mid]]
+            let frame = child.frame
             let (start, end) = axis == .horizontal ? (frame.minX, frame.maxX) : (frame.minY, frame.maxY)
             if key < start {
                 high = mid - 1
             } else if key >= end {
                 low = mid + 1
             } else {
-                let child = subviews[mid]
                 let local = Point(x: point.x - frame.minX, y: point.y - frame.minY)
                 return child.hitTest(local) ?? self
             }
