@@ -9,6 +9,8 @@ public final class ServerProbe: @unchecked Sendable {
     public let display: OpaquePointer
     public let root: UInt
     private var atomCache: [String: UInt] = [:]
+    /// An unmapped window of the probe's own, for selections (made when first needed).
+    private lazy var requestor: UInt = XCreateSimpleWindow(display, root, 0, 0, 1, 1, 0, 0, 0)
 
     /// A window as the server sees it.
     public struct WindowInfo: Sendable, CustomStringConvertible {
@@ -73,16 +75,31 @@ public final class ServerProbe: @unchecked Sendable {
         button(number, down: false)
     }
 
-    /// Presses and releases a key by keysym (`0xff1b` Escape, `0xff09` Tab), with Shift when
-    /// asked.
-    public func key(_ keysym: UInt, shift: Bool = false) {
-        let shiftCode = XKeysymToKeycode(display, 0xffe1)
-        if shift { XTestFakeKeyEvent(display, UInt32(shiftCode), 1, 0) }
+    /// Presses and releases a key by keysym (`0xff1b` Escape, `0xff09` Tab), with Shift or
+    /// Control held when asked. The keysym names the physical key (the first key that has it in
+    /// any layout group); what it types depends on the active layout.
+    public func key(_ keysym: UInt, shift: Bool = false, control: Bool = false) {
+        let held = [(shift, UInt(XK_Shift_L)), (control, UInt(XK_Control_L))].filter(\.0).map {
+            UInt32(XKeysymToKeycode(display, $0.1))
+        }
+        for modifier in held { XTestFakeKeyEvent(display, modifier, 1, 0) }
         let code = XKeysymToKeycode(display, keysym)
         XTestFakeKeyEvent(display, UInt32(code), 1, 0)
         XTestFakeKeyEvent(display, UInt32(code), 0, 0)
-        if shift { XTestFakeKeyEvent(display, UInt32(shiftCode), 0, 0) }
+        for modifier in held.reversed() { XTestFakeKeyEvent(display, modifier, 0, 0) }
         XFlush(display)
+    }
+
+    /// Gives the key that now types `keysym` the keysyms of another layout, by groups and
+    /// levels as in `xmodmap` (`[Cyrillic_es, Cyrillic_ES, c, C]`: a Russian first group and a
+    /// US second), as switching keyboard layouts does; clients get a MappingNotify.
+    public func remapKey(_ keysym: UInt, to keysyms: [UInt]) {
+        let code = XKeysymToKeycode(display, keysym)
+        var current: Int32 = 0
+        if let old = XGetKeyboardMapping(display, code, 1, &current) { XFree(old) }
+        var symbols = keysyms.map { KeySym($0) } + Array(repeating: 0, count: max(0, Int(current) - keysyms.count))
+        XChangeKeyboardMapping(display, Int32(code), Int32(symbols.count), &symbols, 1)
+        XSync(display, 0)
     }
 
     /// Where the pointer is.
@@ -299,6 +316,34 @@ extension ServerProbe {
     /// The owner of a selection (0 when none).
     public func selectionOwner(_ name: String) -> UInt {
         XGetSelectionOwner(display, atom(name))
+    }
+
+    /// Asks the owner of a selection for its text (as UTF8_STRING), as a pasting program
+    /// does; `requestedSelectionText()` reads the answer once the owner has sent it.
+    public func requestSelectionText(_ name: String) {
+        XDeleteProperty(display, requestor, atom("X11UI_PROBE_PASTE"))
+        XConvertSelection(display, atom(name), atom("UTF8_STRING"), atom("X11UI_PROBE_PASTE"), requestor, 0)
+        XFlush(display)
+    }
+
+    /// The text of the last `requestSelectionText` once its owner has answered; `nil` while it
+    /// has not, and `""` when it refused.
+    public func requestedSelectionText() -> String? {
+        var event = XEvent()
+        guard XCheckTypedWindowEvent(display, requestor, SelectionNotify, &event) != 0 else { return nil }
+        guard event.xselection.property != 0 else { return "" }
+        return string(requestor, "X11UI_PROBE_PASTE") ?? ""
+    }
+
+    /// Takes a selection for the probe, as another program copying would.
+    public func ownSelection(_ name: String) {
+        XSetSelectionOwner(display, atom(name), requestor, 0)
+        XSync(display, 0)
+    }
+
+    /// Whether the probe owns a selection (since `ownSelection`, until another program takes it).
+    public func ownsSelection(_ name: String) -> Bool {
+        XGetSelectionOwner(display, atom(name)) == requestor
     }
 
     /// Deletes a property of the root window (such as a cache another toolkit keeps there).

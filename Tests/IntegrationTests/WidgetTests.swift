@@ -124,6 +124,55 @@ final class WidgetTests {
         #expect(display.run(until: { text.selectedText == "selectable" }))
     }
 
+    /// Ctrl+A and Ctrl+C in a text view copy to CLIPBOARD, which another program can paste; and
+    /// they still do after the keyboard changes to a Russian layout beside US, where the same
+    /// keys type Ф and С (Xlib's control fallback finds the Latin letter in the other group).
+    @Test func controlCCopiesToTheClipboardOnLatinAndNonLatinLayouts() throws {
+        final class KeyRecordingTextView: TextView {
+            var keys: [Key] = []
+            override func keyPressed(_ event: KeyEvent) -> Bool {
+                keys.append(event.key)
+                return super.keyPressed(event)
+            }
+        }
+        let text = KeyRecordingTextView("Copy me, please")
+        text.preferredWidth = 300
+        let window = Window(
+            title: "Copy", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text },
+            application: display.app)
+        display.show(window)
+        display.click(text)
+        #expect(display.run(until: { text.isFocused }))
+        func copyAllAndPaste() -> String? {
+            probe.key(UInt(XK_a), control: true)
+            probe.key(UInt(XK_c), control: true)
+            let copied = display.run(until: {
+                self.probe.selectionOwner("CLIPBOARD") != 0 && !self.probe.ownsSelection("CLIPBOARD")
+            })
+            guard copied else { return nil }
+            probe.requestSelectionText("CLIPBOARD")
+            // The answer reaches the probe's connection, which does not wake the application's
+            // loop: run it in short slices and look between them.
+            for _ in 0..<300 {
+                if let pasted = probe.requestedSelectionText() { return pasted }
+                display.run(for: .milliseconds(10))
+            }
+            return nil
+        }
+        #expect(copyAllAndPaste() == "Copy me, please")
+
+        // Another program copies; then the layout becomes Russian (first group) beside US.
+        probe.ownSelection("CLIPBOARD")
+        text.select(nil)
+        probe.remapKey(UInt(XK_a), to: [UInt(XK_Cyrillic_ef), UInt(XK_Cyrillic_EF), UInt(XK_a), UInt(XK_A)])
+        probe.remapKey(UInt(XK_c), to: [UInt(XK_Cyrillic_es), UInt(XK_Cyrillic_ES), UInt(XK_c), UInt(XK_C)])
+        // The application follows the new mapping: the key alone now types С.
+        probe.key(UInt(XK_c))
+        #expect(display.run(until: { text.keys.last == .other(UInt(XK_Cyrillic_es)) }), "\(text.keys.suffix(3))")
+        #expect(copyAllAndPaste() == "Copy me, please")
+        #expect(text.selectedText == "Copy me, please")
+    }
+
     @Test func closingByTheWindowManagerProtocolClosesTheWindow() throws {
         let window = Window(title: "Close me", size: Size(width: 100, height: 100), application: display.app)
         var closed = false

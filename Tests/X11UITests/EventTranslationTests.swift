@@ -548,7 +548,7 @@ private let focusCases: [(Int32, Int32, Bool)] = [
     @Test(arguments: [
         KeymapNotify, GraphicsExpose, NoExpose, VisibilityNotify, CreateNotify, MapRequest, ConfigureRequest,
         GravityNotify, ResizeRequest, CirculateNotify, CirculateRequest, SelectionNotify, ColormapNotify,
-        MappingNotify, GenericEvent, LASTEvent, 200,
+        GenericEvent, LASTEvent, 200,
     ])
     func eventsX11UIDoesNotUseBecomeOtherWithTheirTypeAndWindow(type: Int32) {
         var e = XEvent()

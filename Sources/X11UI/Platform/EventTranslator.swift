@@ -64,6 +64,11 @@ struct EventTranslator {
                     property: e.property, time: e.time))
         case SelectionClear:
             return .selectionClear(window: event.xselectionclear.window, selection: event.xselectionclear.selection)
+        case MappingNotify:
+            // The keyboard or modifier mapping changed (another layout, xmodmap): Xlib's copy
+            // is refreshed, as its manual asks of every client, so XLookupString stays right.
+            XRefreshKeyboardMapping(&event.xmapping)
+            return .other(type: event.type, window: event.xany.window)
         case PropertyNotify:
             return .propertyChange(window: event.xproperty.window, atom: event.xproperty.atom)
         default:
