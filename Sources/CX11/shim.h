@@ -30,14 +30,26 @@ struct timespec;
 extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const __sigset_t *sigmask);
 
 /* The Unicode bidirectional algorithm over one line of text: `visual` receives the line in
-   display order, brackets mirrored and Arabic joined into presentation forms. The paragraph
-   direction comes from the first strong character (FRIBIDI_PAR_ON, which Swift cannot import);
-   *rtl is set to 1 when it is right-to-left. Returns 0 when FriBidi fails. */
-static inline int cx11_bidi_line(const uint32_t *logical, int length, uint32_t *visual, int *rtl) {
-    FriBidiParType direction = FRIBIDI_PAR_ON;
-    FriBidiLevel levels = fribidi_log2vis(logical, length, &direction, visual, NULL, NULL, NULL);
+   display order, brackets mirrored and Arabic joined into presentation forms (one for one, so
+   positions still correspond); `visual_to_logical` the logical position of each display
+   position, and `levels` each logical position's embedding level (odd: right-to-left). `base`
+   is the paragraph's direction: 1 right-to-left, 0 left-to-right, -1 from the line's first
+   strong character (FRIBIDI_PAR_ON, which Swift cannot import). *rtl is set to 1 when the
+   direction used is right-to-left. Returns 0 when FriBidi fails. */
+static inline int cx11_bidi_line(const uint32_t *logical, int length, int base, uint32_t *visual,
+                                 int *visual_to_logical, signed char *levels, int *rtl) {
+    FriBidiParType direction = base > 0 ? FRIBIDI_PAR_RTL : base == 0 ? FRIBIDI_PAR_LTR : FRIBIDI_PAR_ON;
+    FriBidiLevel max_level = fribidi_log2vis(logical, length, &direction, visual, NULL, visual_to_logical, levels);
     *rtl = FRIBIDI_IS_RTL(direction) ? 1 : 0;
-    return levels != 0;
+    return max_level != 0;
+}
+
+/* A scalar's strong direction (UAX #9 types L, R and AL): 1 right-to-left, 0 left-to-right,
+   -1 neither (numbers, punctuation, spaces, marks, explicit formatting characters). */
+static inline int cx11_bidi_strong_direction(uint32_t scalar) {
+    FriBidiCharType type = fribidi_get_bidi_type(scalar);
+    if (!FRIBIDI_IS_LETTER(type)) return -1;
+    return FRIBIDI_IS_RTL(type) ? 1 : 0;
 }
 
 #endif

@@ -124,6 +124,40 @@ final class WidgetTests {
         #expect(display.run(until: { text.selectedText == "selectable" }))
     }
 
+    /// Hebrew in a text view starts at the right edge: double-clicking the rightmost word selects
+    /// the first word read, and the highlight is drawn over it, not at the left.
+    @Test func doubleClickingTheRightmostHebrewWordSelectsTheFirstWordRead() throws {
+        let text = TextView("שלום עולם")
+        text.preferredWidth = 300
+        let window = Window(
+            title: "Hebrew", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text },
+            application: display.app)
+        display.show(window)
+        let frame = try #require(text.frameOnScreen)
+        let y = Int(frame.minY) + 16
+        probe.movePointer(to: Int(frame.maxX) - 18, y)
+        display.run(for: .milliseconds(20))
+        probe.click()
+        probe.click()
+        #expect(display.run(until: { text.selectedText == "שלום" }))
+        let rects = text.selectionRects
+        #expect(rects.count == 1)
+        let rect = try #require(rects.first)
+        #expect(abs(rect.maxX - (frame.width - text.padding)) < 1, "the highlight ends at the right edge: \(rect)")
+        display.run(for: .milliseconds(30))
+        let top = Int(frame.minY + rect.minY) + 1
+        #expect(probe.pixel(Int(frame.minX + rect.midX), top) != 0xffffff, "highlighted over the word")
+        #expect(probe.pixel(Int(frame.minX) + 20, top) == 0xffffff, "nothing highlighted at the left")
+        // The leftmost word is the last one read.
+        text.selectAll()
+        let line = try #require(text.selectionRects.first)
+        probe.movePointer(to: Int(frame.minX + line.minX) + 5, y)
+        display.run(for: .milliseconds(400))
+        probe.click()
+        probe.click()
+        #expect(display.run(until: { text.selectedText == "עולם" }))
+    }
+
     /// Ctrl+A and Ctrl+C in a text view copy to CLIPBOARD, which another program can paste; and
     /// they still do after the keyboard changes to a Russian layout beside US, where the same
     /// keys type Ф and С (Xlib's control fallback finds the Latin letter in the other group).

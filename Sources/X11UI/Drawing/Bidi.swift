@@ -1,7 +1,8 @@
 internal import CX11
 
 /// Right-to-left text in the order it is drawn: the Unicode bidirectional algorithm (FriBidi)
-/// applied line by line after wrapping, as UAX #9 prescribes. Hebrew reads from the right,
+/// applied line by line after wrapping, as UAX #9 prescribes, in the direction of each line's
+/// paragraph. Hebrew reads from the right,
 /// numbers and Latin words inside it keep their own order, brackets mirror, and Arabic letters
 /// take their joined forms (the presentation forms of the font).
 ///
@@ -11,30 +12,90 @@ enum Bidi {
     struct VisualLine: Equatable {
         /// The characters from left to right.
         var text: String
-        /// Whether the line's direction (from its first strong character) is right-to-left:
-        /// it then starts at the right edge.
+        /// Whether the line runs right-to-left (its paragraph's direction): it then starts at
+        /// the right edge.
         var isRightToLeft: Bool
+        /// For each scalar of `text`, the offset of the scalar it shows in the logical line.
+        var logicalOffsets: [Int]
+        /// For each scalar of the logical line, whether it runs right-to-left (an odd
+        /// embedding level).
+        var runsRightToLeft: [Bool]
     }
 
-    /// `line` in display order, or nil when it holds no right-to-left character (it is then
-    /// drawn as it is).
-    static func visualLine(_ line: Substring) -> VisualLine? {
-        guard line.unicodeScalars.contains(where: isRightToLeft) else { return nil }
+    /// `line` in display order, or nil when it is drawn as it is (a left-to-right line with no
+    /// right-to-left character).
+    ///
+    /// - Parameters:
+    ///   - line: one laid-out line, in reading (logical) order.
+    ///   - paragraphIsRightToLeft: the direction of the paragraph the line belongs to (see
+    ///     `paragraphDirection(of:)`); nil takes it from the line's own first strong character.
+    ///     Every line of a right-to-left paragraph runs right-to-left, even one that holds only
+    ///     Latin words; a line of a left-to-right paragraph that starts with a Hebrew word stays
+    ///     left-to-right.
+    static func visualLine(_ line: Substring, paragraphIsRightToLeft: Bool? = nil) -> VisualLine? {
+        guard paragraphIsRightToLeft == true || line.unicodeScalars.contains(where: isRightToLeft) else {
+            return nil
+        }
         let logical = line.unicodeScalars.map(\.value)
         guard logical.count < Int(Int32.max) else { return nil }
         var visual = [UInt32](repeating: 0, count: logical.count)
+        var visualToLogical = [Int32](repeating: 0, count: logical.count)
+        var levels = [Int8](repeating: 0, count: logical.count)
         var rtl: Int32 = 0
+        let base: Int32 = paragraphIsRightToLeft.map { $0 ? 1 : 0 } ?? -1
         let done = logical.withUnsafeBufferPointer { input in
             visual.withUnsafeMutableBufferPointer { output in
-                cx11_bidi_line(input.baseAddress, Int32(input.count), output.baseAddress, &rtl)
+                visualToLogical.withUnsafeMutableBufferPointer { map in
+                    levels.withUnsafeMutableBufferPointer { levels in
+                        cx11_bidi_line(
+                            input.baseAddress, Int32(input.count), base, output.baseAddress, map.baseAddress,
+                            levels.baseAddress, &rtl)
+                    }
+                }
             }
         }
         guard done != 0 else { return nil }
+        // FriBidi shapes one for one, so every output is a valid scalar at its position; a
+        // replacement character stands in should one not be.
         var scalars = String.UnicodeScalarView()
-        for value in visual {
-            if let scalar = Unicode.Scalar(value) { scalars.append(scalar) }
+        for value in visual { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+        let offsets = visualToLogical.map { min(max(0, Int($0)), logical.count - 1) }
+        return VisualLine(
+            text: String(scalars), isRightToLeft: rtl != 0, logicalOffsets: offsets,
+            runsRightToLeft: levels.map { $0 & 1 == 1 })
+    }
+
+    /// The direction of the paragraph that starts `text` (UAX #9 rules P2 and P3): that of its
+    /// first strong character (a letter of a left-to-right or right-to-left script), skipping
+    /// isolated runs (between U+2066–U+2068 and their U+2069); left-to-right when it has none.
+    /// Reads up to the paragraph's end, and at most `limit` scalars.
+    static func paragraphIsRightToLeft(_ text: Substring, limit: Int = 65_536) -> Bool {
+        var isolates = 0
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == limit || isParagraphSeparator(scalar) { break }
+            switch scalar.value {
+            case 0x2066...0x2068: isolates += 1
+            case 0x2069: isolates = max(0, isolates - 1)
+            default:
+                guard isolates == 0 else { continue }
+                switch cx11_bidi_strong_direction(scalar.value) {
+                case 1: return true
+                case 0: return false
+                default: continue
+                }
+            }
         }
-        return VisualLine(text: String(scalars), isRightToLeft: rtl != 0)
+        return false
+    }
+
+    /// Whether a scalar ends a paragraph for the bidirectional algorithm (type B: line feed,
+    /// carriage return, U+001C–U+001E, next line, paragraph separator). The line separator
+    /// U+2028 breaks a line but not the paragraph.
+    static func isParagraphSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x0D, 0x1C...0x1E, 0x85, 0x2029: return true
+        default: return false
+        }
     }
 
     /// Whether a scalar is (or opens) right-to-left text: Hebrew, Arabic, Syriac, Thaana, NKo,

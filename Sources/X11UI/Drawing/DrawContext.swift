@@ -189,12 +189,7 @@ public final class DrawContext {
             let top = origin.y + Double(index) * layout.lineHeight
             let lineRect = Rect(x: origin.x, y: top, width: max(width, line.width), height: layout.lineHeight)
             guard isVisible(lineRect) else { continue }
-            var x = origin.x
-            switch (alignment, line.isRightToLeft) {
-            case (.leading, false), (.trailing, true): break
-            case (.center, _): x += ((width - line.width) / 2).rounded(.down)
-            case (.trailing, false), (.leading, true): x += width - line.width
-            }
+            let x = origin.x + line.lineOffset(in: width, alignment: alignment)
             let ellipsisWidth = line.isEllipsized ? font.width(of: TextLayout.ellipsis) : 0
             // A right-to-left line ends at its left: the ellipsis goes there.
             let textX = line.isRightToLeft ? x + ellipsisWidth : x

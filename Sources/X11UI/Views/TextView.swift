@@ -71,7 +71,7 @@ open class TextView: View {
     private var inset: Double { padding * scale }
 
     private func layout() -> TextLayout? {
-        let width = max(1, bounds.width - 2 * inset)
+        let width = max(1, textWidth)
         if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
         guard let fonts = fontSet(font) else { return nil }
         let layout = TextLayout(text: text, measurer: fonts, maxWidth: width)
@@ -88,29 +88,13 @@ open class TextView: View {
 
     // MARK: - Selection geometry
 
-    /// The rectangles covering the selection, one per line, in the view's coordinates.
+    /// The rectangles covering the selection in the view's coordinates: one per line, or more
+    /// on a line where right-to-left text splits the selection as drawn.
     public var selectionRects: [Rect] {
         guard let selection, !selection.isEmpty, let layout = layout(), let fonts = fontSet(font) else { return [] }
-        var rects: [Rect] = []
-        for (index, line) in layout.lines.enumerated() {
-            let lineRange = line.text.startIndex..<line.text.endIndex
-            // A selection that runs over a line break covers the rest of the line.
-            let runsOn = selection.upperBound > line.text.endIndex
-            let lower = max(selection.lowerBound, lineRange.lowerBound)
-            let upper = min(selection.upperBound, lineRange.upperBound)
-            guard lower < upper || (runsOn && lower <= upper && selection.lowerBound <= line.text.endIndex) else {
-                continue
-            }
-            let x0 = fonts.width(of: text[lineRange.lowerBound..<lower])
-            var x1 = fonts.width(of: text[lineRange.lowerBound..<upper])
-            if runsOn { x1 += fonts.width(of: " ") }
-            guard x1 > x0 else { continue }
-            rects.append(
-                Rect(
-                    x: inset + x0, y: inset + Double(index) * layout.lineHeight, width: x1 - x0,
-                    height: layout.lineHeight))
+        return layout.rects(covering: selection, measurer: fonts, width: textWidth).map {
+            $0.offsetBy(dx: inset, dy: inset)
         }
-        return rects
     }
 
     /// The index in `text` nearest to a point in the view.
@@ -119,16 +103,18 @@ open class TextView: View {
         let local = Point(x: point.x - inset, y: point.y - inset)
         if local.y < 0 { return layout.lines.first?.text.startIndex ?? text.startIndex }
         if local.y >= layout.size.height { return layout.lines.last?.text.endIndex ?? text.endIndex }
-        return layout.position(at: local, measurer: fonts).index
+        return layout.position(at: local, measurer: fonts, width: textWidth).index
     }
+
+    /// The width the text is laid out and drawn in.
+    private var textWidth: Double { bounds.width - 2 * inset }
 
     // MARK: - Drawing
 
     open override func draw(in context: DrawContext) {
         for rect in selectionRects { context.fill(rect, color: selectionColor) }
         guard let fonts = fontSet(font), let layout = layout() else { return }
-        context.draw(
-            layout, font: fonts, color: textColor, origin: Point(x: inset, y: inset), width: bounds.width - 2 * inset)
+        context.draw(layout, font: fonts, color: textColor, origin: Point(x: inset, y: inset), width: textWidth)
         if showsFocusRing {
             context.stroke(bounds, cornerRadius: cornerRadius, color: Color.accent.withAlpha(0.6), lineWidth: 2)
         }
