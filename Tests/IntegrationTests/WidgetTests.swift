@@ -97,13 +97,18 @@ final class WidgetTests {
         #expect(probe.pixel(Int(frame.midX), Int(frame.midY)) == 0x0000ff)
     }
 
+    /// Shows a text view 300 wide in a window of its own, at the top left of the screen.
+    func show(_ text: TextView) {
+        text.preferredWidth = 300
+        display.show(
+            Window(
+                title: "Text", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text },
+                application: display.app))
+    }
+
     @Test func draggingSelectsTextAndOffersItAsPrimary() throws {
         let text = TextView("Hello selectable world")
-        text.preferredWidth = 300
-        let window = Window(
-            title: "Text", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text },
-            application: display.app)
-        display.show(window)
+        show(text)
         let frame = try #require(text.frameOnScreen)
         probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
         display.run(for: .milliseconds(20))
@@ -128,11 +133,7 @@ final class WidgetTests {
     /// the first word read, and the highlight is drawn over it, not at the left.
     @Test func doubleClickingTheRightmostHebrewWordSelectsTheFirstWordRead() throws {
         let text = TextView("שלום עולם")
-        text.preferredWidth = 300
-        let window = Window(
-            title: "Hebrew", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text },
-            application: display.app)
-        display.show(window)
+        show(text)
         let frame = try #require(text.frameOnScreen)
         let y = Int(frame.minY) + 16
         probe.movePointer(to: Int(frame.maxX) - 18, y)
@@ -170,11 +171,7 @@ final class WidgetTests {
             }
         }
         let text = KeyRecordingTextView("Copy me, please")
-        text.preferredWidth = 300
-        let window = Window(
-            title: "Copy", size: Size(width: 340, height: 120), content: VStack(padding: 10) { text },
-            application: display.app)
-        display.show(window)
+        show(text)
         display.click(text)
         #expect(display.run(until: { text.isFocused }))
         func copyAllAndPaste() -> String? {
