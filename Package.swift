@@ -17,7 +17,7 @@ let package = Package(
             providers: [
                 .apt([
                     "libx11-dev", "libxext-dev", "libxrender-dev", "libxft-dev", "libfontconfig-dev",
-                    "libcairo2-dev", "libxrandr-dev", "libxfixes-dev", "libfribidi-dev",
+                    "libcairo2-dev", "libxrandr-dev", "libxfixes-dev", "libfribidi-dev", "libharfbuzz-dev",
                 ])
             ]
         ),

@@ -19,6 +19,10 @@
 #include <cairo/cairo-xlib.h>
 #include <poll.h>
 #include <fribidi/fribidi.h>
+#include <harfbuzz/hb.h>
+#include <harfbuzz/hb-ft.h>
+#include <dlfcn.h>
+#include <string.h>
 
 /* Only what Swift cannot import as it is. Function-like macros (DefaultScreen, RootWindow,
    ConnectionNumber) have X-prefixed function twins, and fontconfig's FC_* property names are
@@ -50,6 +54,88 @@ static inline int cx11_bidi_strong_direction(uint32_t scalar) {
     FriBidiCharType type = fribidi_get_bidi_type(scalar);
     if (!FRIBIDI_IS_LETTER(type)) return -1;
     return FRIBIDI_IS_RTL(type) ? 1 : 0;
+}
+
+/* HarfBuzz, loaded when the first text that needs shaping is drawn: linking it would load it
+   and GLib with it (about 1 MB resident) into every program, most of which never shape. */
+struct cx11_harfbuzz {
+    void *library;
+    hb_font_t *(*ft_font_create_referenced)(FT_Face);
+    void (*font_destroy)(hb_font_t *);
+    hb_buffer_t *(*buffer_create)(void);
+    void (*buffer_destroy)(hb_buffer_t *);
+    void (*buffer_add_utf8)(hb_buffer_t *, const char *, int, unsigned int, int);
+    void (*buffer_guess_segment_properties)(hb_buffer_t *);
+    void (*buffer_set_direction)(hb_buffer_t *, hb_direction_t);
+    hb_bool_t (*buffer_allocation_successful)(hb_buffer_t *);
+    void (*shape)(hb_font_t *, hb_buffer_t *, const hb_feature_t *, unsigned int);
+    hb_glyph_info_t *(*buffer_get_glyph_infos)(hb_buffer_t *, unsigned int *);
+    hb_glyph_position_t *(*buffer_get_glyph_positions)(hb_buffer_t *, unsigned int *);
+};
+
+/* Opens libharfbuzz and finds its functions; returns 0 (and leaves nothing open) when the
+   library or one of them is missing. */
+static inline int cx11_harfbuzz_load(struct cx11_harfbuzz *hb) {
+    memset(hb, 0, sizeof *hb);
+    void *library = dlopen("libharfbuzz.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return 0;
+    void **fields[] = {
+        (void **)&hb->ft_font_create_referenced, (void **)&hb->font_destroy, (void **)&hb->buffer_create,
+        (void **)&hb->buffer_destroy, (void **)&hb->buffer_add_utf8, (void **)&hb->buffer_guess_segment_properties,
+        (void **)&hb->buffer_set_direction, (void **)&hb->buffer_allocation_successful, (void **)&hb->shape,
+        (void **)&hb->buffer_get_glyph_infos, (void **)&hb->buffer_get_glyph_positions,
+    };
+    const char *names[] = {
+        "hb_ft_font_create_referenced", "hb_font_destroy", "hb_buffer_create", "hb_buffer_destroy",
+        "hb_buffer_add_utf8", "hb_buffer_guess_segment_properties", "hb_buffer_set_direction",
+        "hb_buffer_allocation_successful", "hb_shape", "hb_buffer_get_glyph_infos",
+        "hb_buffer_get_glyph_positions",
+    };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        *fields[i] = dlsym(library, names[i]);
+        if (!*fields[i]) {
+            dlclose(library);
+            memset(hb, 0, sizeof *hb);
+            return 0;
+        }
+    }
+    hb->library = library;
+    return 1;
+}
+
+/* Shapes a run of UTF-8 text with a FreeType face at the face's current size (HarfBuzz):
+   ligatures, conjuncts and reordered vowel signs of Indic scripts, emoji sequences joined with
+   ZWJ, flags. The text is already in display order (the bidirectional algorithm ran first),
+   so it is shaped left to right in the script HarfBuzz guesses. Writes at most `capacity`
+   glyphs: their ids, and their advances and offsets in 1/64 pixel; returns how many glyphs
+   there are (more than `capacity` means: call again with room), or -1 on failure.
+   *scalable is set to 0 for a bitmap face (colour emoji), whose advances are those of its
+   fixed strike and must be taken from the scaled font instead. */
+static inline int cx11_shape(const struct cx11_harfbuzz *hb, FT_Face face, const char *utf8, int length,
+                             unsigned *glyphs, int *x_advances, int *x_offsets, int *y_offsets, int capacity,
+                             int *scalable) {
+    *scalable = FT_IS_SCALABLE(face) ? 1 : 0;
+    if (!hb->library) return -1;
+    hb_font_t *font = hb->ft_font_create_referenced(face);
+    if (!font) return -1;
+    hb_buffer_t *buffer = hb->buffer_create();
+    hb->buffer_add_utf8(buffer, utf8, length, 0, length);
+    hb->buffer_guess_segment_properties(buffer);
+    hb->buffer_set_direction(buffer, HB_DIRECTION_LTR);
+    hb->shape(font, buffer, NULL, 0);
+    unsigned count = 0;
+    hb_glyph_info_t *info = hb->buffer_get_glyph_infos(buffer, &count);
+    hb_glyph_position_t *position = hb->buffer_get_glyph_positions(buffer, &count);
+    for (unsigned i = 0; i < count && i < (unsigned)capacity; i++) {
+        glyphs[i] = info[i].codepoint;
+        x_advances[i] = position[i].x_advance;
+        x_offsets[i] = position[i].x_offset;
+        y_offsets[i] = position[i].y_offset;
+    }
+    int result = hb->buffer_allocation_successful(buffer) ? (int)count : -1;
+    hb->buffer_destroy(buffer);
+    hb->font_destroy(font);
+    return result;
 }
 
 #endif

@@ -1,3 +1,4 @@
+import CX11
 import Testing
 import X11TestSupport
 
@@ -103,5 +104,70 @@ final class TextMetricsTests {
             #expect(ink(Int(frame.minX)..<Int(frame.minX) + quarter) > 5, "\(label.text): its left end is drawn")
             #expect(ink(Int(frame.maxX) - quarter..<Int(frame.maxX)) > 5, "\(label.text): its right end is drawn")
         }
+    }
+
+    /// The runs of a text and their shaped glyphs (empty for runs Xft draws as they are).
+    func shapedRuns(_ text: String) -> [(run: FontSet.Run, glyphs: [FontSet.ShapedGlyph])] {
+        var runs: [(FontSet.Run, [FontSet.ShapedGlyph])] = []
+        fonts.forEachRun(in: text[...]) { run, bytes in
+            runs.append((run, run.isShaped ? fonts.shape(bytes, face: run.face) : []))
+        }
+        return runs
+    }
+
+    func glyph(_ scalar: UInt32, face: Int) -> UInt32 {
+        XftCharIndex(display.app.connection.display, fonts.faces[face], scalar)
+    }
+
+    @Test func devanagariVowelSignsAreDrawnBeforeTheirConsonantAndConjunctsJoin() throws {
+        // कि: the vowel sign ि follows क in reading order but is drawn to its left.
+        let ki = shapedRuns("कि")
+        let run = try #require(ki.first)
+        #expect(ki.count == 1 && run.run.isShaped)
+        #expect(run.glyphs.map(\.glyph) == [glyph(0x093F, face: run.run.face), glyph(0x0915, face: run.run.face)])
+        // क्ष (ka, virama, ssa) is one conjunct glyph, not three.
+        let kssa = try #require(shapedRuns("क्ष").first)
+        #expect(kssa.glyphs.count == 1, "\(kssa.glyphs)")
+        #expect(kssa.glyphs.allSatisfy { $0.glyph != 0 })
+        // A word measures what its glyphs advance, and a Latin word beside it is not shaped.
+        let mixed = shapedRuns("नमस्ते world")
+        #expect(mixed.map(\.run.isShaped) == [true, false])
+        #expect(fonts.width(of: "नमस्ते") == mixed[0].glyphs.reduce(0) { $0 + $1.advance })
+    }
+
+    /// Emoji sequences (ZWJ families, flags, skin tones, keycaps, emoji presentation) are one
+    /// coloured glyph; a heart without U+FE0F stays text.
+    @Test func emojiSequencesAreOneGlyphWide() throws {
+        let single = fonts.width(of: "👨")
+        #expect(single > 8)
+        for sequence in ["👨‍👩‍👧", "🇰🇷", "👍🏽", "🏳️‍🌈", "❤️", "1️⃣"] {
+            let runs = shapedRuns(sequence)
+            #expect(runs.count == 1 && runs[0].run.isShaped, "\(sequence)")
+            #expect(runs.first.map { FontSet.isColor(fonts.faces[$0.run.face]) } == true, "\(sequence) in colour")
+            #expect(runs.first?.glyphs.count == 1, "\(sequence) is one glyph: \(runs.first?.glyphs ?? [])")
+            #expect(abs(fonts.width(of: sequence[...]) - single) <= 1, "\(sequence) is as wide as one emoji")
+        }
+        let textHeart = try #require(shapedRuns("❤").first)
+        #expect(!textHeart.run.isShaped)
+    }
+
+    @Test func shapedTextIsDrawnWhereItIsMeasured() throws {
+        let label = Label("कि क्ष नमस्ते 👨‍👩‍👧 🇰🇷 ❤️")
+        let window = Window(
+            title: "Shaping", size: Size(width: 320, height: 60), content: HStack(padding: 10) { label },
+            application: display.app)
+        display.show(window)
+        display.run(for: .milliseconds(50))
+        let frame = try #require(label.frameOnScreen)
+        #expect(label.frame.height < 2 * fonts.lineHeight, "one line")
+        var inkColumns = Set<Int>()
+        for y in Int(frame.minY)..<Int(frame.maxY) {
+            for x in Int(frame.minX) - 4..<Int(frame.maxX) + 4 where display.probe.pixel(x, y) != 0xf2f2f7 {
+                inkColumns.insert(x)
+            }
+        }
+        // The ink starts at the label's left edge and ends at its right edge (the heart last).
+        #expect(abs((inkColumns.min() ?? 0) - Int(frame.minX)) <= 2)
+        #expect(abs((inkColumns.max() ?? 0) - Int(frame.maxX)) <= 3)
     }
 }

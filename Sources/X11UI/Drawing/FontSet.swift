@@ -29,6 +29,8 @@ final class FontSet: TextMeasuring {
     private let library: FreeTypeLibrary?
     /// Face index per Unicode scalar, for scalars seen before; -1: no face has it.
     private var faceCache: [UInt32: Int32] = [:]
+    /// Colour face index per scalar shown in emoji presentation; -1: no colour face has it.
+    private var colorFaceCache: [UInt32: Int32] = [:]
     /// Face index of ASCII scalars (they are nearly all text); -2: not looked up yet.
     private var asciiFaces = [Int8](repeating: -2, count: 128)
 
@@ -93,7 +95,7 @@ final class FontSet: TextMeasuring {
         return faces.count - 1
     }
 
-    private func openFallback(for value: UInt32) -> FontFace? {
+    private func openFallback(for value: UInt32, color: Bool = false) -> FontFace? {
         guard let charset = FcCharSetCreate(), let pattern = FcPatternDuplicate(request) else { return nil }
         defer {
             FcCharSetDestroy(charset)
@@ -101,46 +103,121 @@ final class FontSet: TextMeasuring {
         }
         FcCharSetAddChar(charset, value)
         FcPatternAddCharSet(pattern, "charset", charset)
-        FcPatternAddBool(pattern, "scalable", 1)
+        if color {
+            FcPatternAddBool(pattern, "color", 1)
+        } else {
+            FcPatternAddBool(pattern, "scalable", 1)
+        }
         guard let face = FontFace.open(pattern: pattern, connection: connection, library: library) else { return nil }
-        return XftCharExists(connection.display, face.font, value) != 0 ? face : nil
+        guard XftCharExists(connection.display, face.font, value) != 0, !color || Self.isColor(face.font) else {
+            return nil
+        }
+        return face
+    }
+
+    /// The face that draws `scalar` in emoji presentation (followed by U+FE0F, as in ❤️): a
+    /// colour font that has it, opened when needed; the plain face when no colour font has it.
+    func colorFaceIndex(for scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if let cached = colorFaceCache[value] { return cached < 0 ? faceIndex(for: scalar) : Int(cached) }
+        var index = faces.firstIndex { Self.isColor($0) && XftCharExists(connection.display, $0, value) != 0 } ?? -1
+        if index < 0, connection.isUsable, let face = openFallback(for: value, color: true) {
+            fontFaces.append(face)
+            faces.append(face.font)
+            index = faces.count - 1
+        }
+        colorFaceCache[value] = Int32(index)
+        return index < 0 ? faceIndex(for: scalar) : index
+    }
+
+    /// Whether a face is a colour font (colour emoji).
+    static func isColor(_ font: UnsafeMutablePointer<XftFont>) -> Bool {
+        var color: FcBool = 0
+        return FcPatternGetBool(font.pointee.pattern, "color", 0, &color) == FcResultMatch && color != 0
     }
 
     // MARK: - Runs
 
+    /// A run of text drawn with one face.
+    struct Run: Equatable {
+        /// The face's index in `faces`.
+        var face: Int
+        /// Whether the run is shaped with HarfBuzz (it holds clusters that need it: Indic
+        /// syllables, emoji sequences) rather than drawn one glyph per character by Xft.
+        var isShaped: Bool
+    }
+
     /// Calls `body` for each maximal run of `text` drawn with one face, with the run's UTF-8
     /// bytes. Characters that draw nothing (controls, joiners, variation selectors) are left
-    /// out; a tab becomes a space.
-    func forEachRun(in text: Substring, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var current = -1
-        for var scalar in text.unicodeScalars {
-            if scalar == "\t" { scalar = " " }
-            if Self.drawsNothing(scalar) { continue }
-            var face = faceIndex(for: scalar)
-            if face < 0 { continue }
-            // A combining mark stays with its base when the base's face has it.
-            if face != current, current >= 0, scalar.properties.generalCategory == .nonspacingMark,
-                XftCharExists(connection.display, faces[current], scalar.value) != 0
-            {
-                face = current
+    /// out, except inside a cluster that is shaped (a joiner is what makes 👨‍👩‍👧 one family); a
+    /// tab becomes a space. A cluster that needs shaping is drawn whole with the face of its
+    /// first visible character (a colour face when the cluster asks for emoji presentation).
+    func forEachRun(in text: Substring, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Void) {
+        var runs = RunBuilder(capacity: text.utf8.count)
+        if text.unicodeScalars.contains(where: Self.needsShaping) {
+            for character in text {
+                guard character.unicodeScalars.contains(where: Self.needsShaping) else {
+                    for scalar in character.unicodeScalars { appendPlain(scalar, to: &runs, body) }
+                    continue
+                }
+                let kept = character.unicodeScalars.filter { !Self.isControl($0) }
+                guard let base = kept.first(where: { !Self.drawsNothing($0) }) else { continue }
+                let face = kept.contains("\u{FE0F}") ? colorFaceIndex(for: base) : faceIndex(for: base)
+                if face < 0 { continue }
+                for scalar in kept { runs.append(scalar, in: Run(face: face, isShaped: true), body) }
             }
-            if face != current, !bytes.isEmpty {
+        } else {
+            for scalar in text.unicodeScalars { appendPlain(scalar, to: &runs, body) }
+        }
+        runs.finish(body)
+    }
+
+    /// Adds a character drawn one glyph per character to its face's run.
+    private func appendPlain(
+        _ scalar: Unicode.Scalar, to runs: inout RunBuilder, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        let scalar = scalar == "\t" ? " " : scalar
+        if Self.drawsNothing(scalar) { return }
+        var face = faceIndex(for: scalar)
+        if face < 0 { return }
+        // A combining mark stays with its base when the base's face has it.
+        let current = runs.current
+        if face != current.face, current.face >= 0, !current.isShaped,
+            scalar.properties.generalCategory == .nonspacingMark,
+            XftCharExists(connection.display, faces[current.face], scalar.value) != 0
+        {
+            face = current.face
+        }
+        runs.append(scalar, in: Run(face: face, isShaped: false), body)
+    }
+
+    /// Collects the UTF-8 bytes of the current run and hands each run over when the next starts.
+    private struct RunBuilder {
+        var bytes: [UInt8] = []
+        var current = Run(face: -1, isShaped: false)
+
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+        mutating func append(
+            _ scalar: Unicode.Scalar, in run: Run, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Void
+        ) {
+            if run != current, !bytes.isEmpty {
                 bytes.withUnsafeBufferPointer { body(current, $0) }
                 bytes.removeAll(keepingCapacity: true)
             }
-            current = face
+            current = run
             bytes.append(contentsOf: UTF8.encode(scalar)!)
         }
-        if !bytes.isEmpty { bytes.withUnsafeBufferPointer { body(current, $0) } }
+
+        func finish(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Void) {
+            if !bytes.isEmpty { bytes.withUnsafeBufferPointer { body(current, $0) } }
+        }
     }
 
     /// Scalars Xft would draw as a box or that have no advance in plain text rendering.
     nonisolated static func drawsNothing(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        if v < 0x20 || (v >= 0x7f && v < 0xa0) { return true }
-        switch v {
+        if isControl(scalar) { return true }
+        switch scalar.value {
         case 0x200b...0x200f, 0x2028...0x202e, 0x2060...0x206f, 0xfe00...0xfe0f, 0xfeff, 0xfff9...0xfffb,
             0xe0000...0xe0fff:
             return true
@@ -149,27 +226,151 @@ final class FontSet: TextMeasuring {
         }
     }
 
-    func width(of text: Substring) -> Double {
-        var total = 0
-        forEachRun(in: text) { face, bytes in
-            var extents = XGlyphInfo()
-            XftTextExtentsUtf8(connection.display, faces[face], bytes.baseAddress, Int32(bytes.count), &extents)
-            total += Int(extents.xOff)
+    /// C0 and C1 control characters.
+    nonisolated static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7f && scalar.value < 0xa0)
+    }
+
+    /// Scalars whose clusters need shaping to look right: the Indic and Southeast Asian scripts
+    /// (conjuncts, vowel signs drawn before their consonant), and what builds emoji sequences
+    /// (the zero width joiner, the keycap, the emoji presentation selector, regional indicator
+    /// pairs for flags, skin tones, tag sequences for subdivision flags). Everything else is
+    /// drawn one glyph per character.
+    nonisolated static func needsShaping(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        // Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala
+        case 0x0900...0x0DFF,
+            0x0E00...0x0FFF,  // Thai, Lao, Tibetan
+            0x1000...0x109F,  // Myanmar
+            0x1780...0x17FF,  // Khmer
+            0xA8E0...0xA8FF,  // Devanagari Extended
+            0x200D, 0x20E3, 0xFE0F,  // zero width joiner, combining enclosing keycap, emoji presentation
+            0x1F1E6...0x1F1FF,  // regional indicators
+            0x1F3FB...0x1F3FF,  // skin tone modifiers
+            0xE0020...0xE007F:  // tags
+            return true
+        default:
+            return false
         }
-        return Double(total)
+    }
+
+    /// One glyph of a shaped run, in pixels.
+    struct ShapedGlyph: Equatable {
+        var glyph: UInt32
+        var advance: Double
+        var offset: Point
+    }
+
+    /// Shapes a run with its face (HarfBuzz). A bitmap face (colour emoji) takes its advances
+    /// from the scaled Xft font, as its own are those of its fixed-size strike. Without
+    /// HarfBuzz the run's characters are laid out one glyph each, as Xft would.
+    func shape(_ bytes: UnsafeBufferPointer<UInt8>, face: Int) -> [ShapedGlyph] {
+        guard face >= 0, face < faces.count, !bytes.isEmpty, bytes.count < Int(Int32.max) / 2 else { return [] }
+        guard let harfBuzz = HarfBuzz.shared else { return unshaped(bytes, face: face) }
+        let font = faces[face]
+        guard let ftFace = XftLockFace(font) else { return [] }
+        defer { XftUnlockFace(font) }
+        var capacity = bytes.count + 8
+        while true {
+            var glyphs = [UInt32](repeating: 0, count: capacity)
+            var advances = [Int32](repeating: 0, count: capacity)
+            var xOffsets = [Int32](repeating: 0, count: capacity)
+            var yOffsets = [Int32](repeating: 0, count: capacity)
+            var scalable: Int32 = 1
+            let count = bytes.withMemoryRebound(to: CChar.self) { text in
+                cx11_shape(
+                    &harfBuzz.functions, ftFace, text.baseAddress, Int32(text.count), &glyphs, &advances, &xOffsets,
+                    &yOffsets,
+                    Int32(capacity), &scalable)
+            }
+            guard count >= 0 else { return [] }
+            if Int(count) > capacity {
+                capacity = Int(count)
+                continue
+            }
+            return (0..<Int(count)).map { index in
+                guard scalable == 0 else {
+                    return ShapedGlyph(
+                        glyph: glyphs[index], advance: Double(advances[index]) / 64,
+                        offset: Point(x: Double(xOffsets[index]) / 64, y: Double(yOffsets[index]) / 64))
+                }
+                var glyph = FT_UInt(glyphs[index])
+                var extents = XGlyphInfo()
+                XftGlyphExtents(connection.display, font, &glyph, 1, &extents)
+                return ShapedGlyph(glyph: glyphs[index], advance: Double(extents.xOff), offset: .zero)
+            }
+        }
+    }
+
+    /// One glyph per character, for when HarfBuzz cannot be loaded.
+    private func unshaped(_ bytes: UnsafeBufferPointer<UInt8>, face: Int) -> [ShapedGlyph] {
+        String(decoding: bytes, as: UTF8.self).unicodeScalars.compactMap { scalar in
+            guard !Self.drawsNothing(scalar) else { return nil }
+            var glyph = XftCharIndex(connection.display, faces[face], scalar.value)
+            var extents = XGlyphInfo()
+            XftGlyphExtents(connection.display, faces[face], &glyph, 1, &extents)
+            return ShapedGlyph(glyph: glyph, advance: Double(extents.xOff), offset: .zero)
+        }
+    }
+
+    func width(of text: Substring) -> Double {
+        var total = 0.0
+        forEachRun(in: text) { run, bytes in
+            if run.isShaped {
+                total += shape(bytes, face: run.face).reduce(0) { $0 + $1.advance }
+                return
+            }
+            var extents = XGlyphInfo()
+            XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
+            total += Double(extents.xOff)
+        }
+        return total
     }
 
     /// Draws `text` with its baseline at `(x, y)` of an Xft drawable.
     func draw(_ text: Substring, on draw: OpaquePointer, color: UnsafePointer<XftColor>, x: Double, y: Double) {
-        var penX = Int32(x.rounded())
-        let baseline = Int32(y.rounded())
-        forEachRun(in: text) { face, bytes in
-            XftDrawStringUtf8(draw, color, faces[face], penX, baseline, bytes.baseAddress, Int32(bytes.count))
+        var penX = x.rounded()
+        let baseline = y.rounded()
+        forEachRun(in: text) { run, bytes in
+            let font = faces[run.face]
+            if run.isShaped {
+                var specs: [XftGlyphSpec] = []
+                for glyph in shape(bytes, face: run.face) {
+                    specs.append(
+                        XftGlyphSpec(
+                            glyph: FT_UInt(glyph.glyph), x: Int16(clamping: Int((penX + glyph.offset.x).rounded())),
+                            y: Int16(clamping: Int((baseline - glyph.offset.y).rounded()))))
+                    penX += glyph.advance
+                }
+                XftDrawGlyphSpec(draw, color, font, specs, Int32(specs.count))
+                return
+            }
+            XftDrawStringUtf8(
+                draw, color, font, Int32(clamping: Int(penX)), Int32(clamping: Int(baseline)), bytes.baseAddress,
+                Int32(bytes.count))
             var extents = XGlyphInfo()
-            XftTextExtentsUtf8(connection.display, faces[face], bytes.baseAddress, Int32(bytes.count), &extents)
-            penX += Int32(extents.xOff)
+            XftTextExtentsUtf8(connection.display, font, bytes.baseAddress, Int32(bytes.count), &extents)
+            penX += Double(extents.xOff)
         }
     }
+}
+
+/// HarfBuzz, opened the first time a text needs shaping and kept for the process's life (it
+/// is a library, not a per-display resource). Most programs never load it.
+@MainActor
+final class HarfBuzz {
+    var functions = cx11_harfbuzz()
+
+    private init?() {
+        guard cx11_harfbuzz_load(&functions) != 0 else {
+            Log.warning(
+                "HarfBuzz (libharfbuzz.so.0) cannot be loaded: complex scripts and emoji sequences are drawn unshaped")
+            return nil
+        }
+    }
+
+    /// The loaded library, or nil when it is missing.
+    static let shared = HarfBuzz()
 }
 
 /// The font sets opened on one display, shared by every view.
