@@ -60,7 +60,11 @@ static inline int cx11_bidi_strong_direction(uint32_t scalar) {
    and GLib with it (about 1 MB resident) into every program, most of which never shape. */
 struct cx11_harfbuzz {
     void *library;
+    /* One buffer for every run shaped (one thread). */
+    hb_buffer_t *buffer;
     hb_font_t *(*ft_font_create_referenced)(FT_Face);
+    void (*ft_font_changed)(hb_font_t *);
+    void (*buffer_reset)(hb_buffer_t *);
     void (*font_destroy)(hb_font_t *);
     hb_buffer_t *(*buffer_create)(void);
     void (*buffer_destroy)(hb_buffer_t *);
@@ -80,13 +84,15 @@ static inline int cx11_harfbuzz_load(struct cx11_harfbuzz *hb) {
     void *library = dlopen("libharfbuzz.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!library) return 0;
     void **fields[] = {
-        (void **)&hb->ft_font_create_referenced, (void **)&hb->font_destroy, (void **)&hb->buffer_create,
+        (void **)&hb->ft_font_create_referenced, (void **)&hb->ft_font_changed, (void **)&hb->buffer_reset,
+        (void **)&hb->font_destroy, (void **)&hb->buffer_create,
         (void **)&hb->buffer_destroy, (void **)&hb->buffer_add_utf8, (void **)&hb->buffer_guess_segment_properties,
         (void **)&hb->buffer_set_direction, (void **)&hb->buffer_allocation_successful, (void **)&hb->shape,
         (void **)&hb->buffer_get_glyph_infos, (void **)&hb->buffer_get_glyph_positions,
     };
     const char *names[] = {
-        "hb_ft_font_create_referenced", "hb_font_destroy", "hb_buffer_create", "hb_buffer_destroy",
+        "hb_ft_font_create_referenced", "hb_ft_font_changed", "hb_buffer_reset", "hb_font_destroy",
+        "hb_buffer_create", "hb_buffer_destroy",
         "hb_buffer_add_utf8", "hb_buffer_guess_segment_properties", "hb_buffer_set_direction",
         "hb_buffer_allocation_successful", "hb_shape", "hb_buffer_get_glyph_infos",
         "hb_buffer_get_glyph_positions",
@@ -99,30 +105,53 @@ static inline int cx11_harfbuzz_load(struct cx11_harfbuzz *hb) {
             return 0;
         }
     }
+    hb->buffer = hb->buffer_create();
+    if (!hb->buffer_allocation_successful(hb->buffer)) {
+        hb->buffer_destroy(hb->buffer);
+        dlclose(library);
+        memset(hb, 0, sizeof *hb);
+        return 0;
+    }
     hb->library = library;
     return 1;
 }
 
-/* Shapes a run of UTF-8 text with a FreeType face at the face's current size (HarfBuzz):
-   ligatures, conjuncts and reordered vowel signs of Indic scripts, emoji sequences joined with
-   ZWJ, flags. The text is already in display order (the bidirectional algorithm ran first),
-   so it is shaped left to right in the script HarfBuzz guesses. Writes at most `capacity`
-   glyphs: their ids, and their advances and offsets in 1/64 pixel; returns how many glyphs
-   there are (more than `capacity` means: call again with room), or -1 on failure.
-   *scalable is set to 0 for a bitmap face (colour emoji), whose advances are those of its
-   fixed strike and must be taken from the scaled font instead. */
-static inline int cx11_shape(const struct cx11_harfbuzz *hb, FT_Face face, const char *utf8, int length,
-                             unsigned *glyphs, int *x_advances, int *x_offsets, int *y_offsets, int capacity,
-                             int *scalable) {
+/* A HarfBuzz font for a FreeType face, kept and reused for every run the face shapes (a new
+   one would load the face's shaping tables again); NULL on failure. */
+static inline hb_font_t *cx11_shaping_font(const struct cx11_harfbuzz *hb, FT_Face face) {
+    return hb->library ? hb->ft_font_create_referenced(face) : NULL;
+}
+
+static inline void cx11_shaping_font_destroy(const struct cx11_harfbuzz *hb, hb_font_t *font) {
+    if (hb->library && font) hb->font_destroy(font);
+}
+
+/* Shapes a run of UTF-8 text with a shaping font made for `face` (HarfBuzz), at the face's
+   current size: ligatures, conjuncts and reordered vowel signs of Indic scripts, emoji
+   sequences joined with ZWJ, flags. `*x_scale` remembers the size the font was last synced to
+   (Xft sets a face's size when it locks it, and shares a face among the sizes of one file).
+   The text is already in display order (the bidirectional algorithm ran first), so it is
+   shaped left to right in the script HarfBuzz guesses. Writes at most `capacity` glyphs: their
+   ids, and their advances and offsets in 1/64 pixel; returns how many glyphs there are (more
+   than `capacity` means: call again with room), or -1 on failure. *scalable is set to 0 for a
+   bitmap face (colour emoji), whose advances are those of its fixed strike and must be taken
+   from the scaled font instead. */
+static inline int cx11_shape(const struct cx11_harfbuzz *hb, hb_font_t *font, FT_Face face, long *x_scale,
+                             const char *utf8, int length, unsigned *glyphs, int *x_advances, int *x_offsets,
+                             int *y_offsets, int capacity, int *scalable) {
     *scalable = FT_IS_SCALABLE(face) ? 1 : 0;
-    if (!hb->library) return -1;
-    hb_font_t *font = hb->ft_font_create_referenced(face);
-    if (!font) return -1;
-    hb_buffer_t *buffer = hb->buffer_create();
+    if (!hb->library || !font) return -1;
+    if (face->size && face->size->metrics.x_scale != *x_scale) {
+        hb->ft_font_changed(font);
+        *x_scale = face->size->metrics.x_scale;
+    }
+    hb_buffer_t *buffer = hb->buffer;
+    hb->buffer_reset(buffer);
     hb->buffer_add_utf8(buffer, utf8, length, 0, length);
     hb->buffer_guess_segment_properties(buffer);
     hb->buffer_set_direction(buffer, HB_DIRECTION_LTR);
     hb->shape(font, buffer, NULL, 0);
+    if (!hb->buffer_allocation_successful(buffer)) return -1;
     unsigned count = 0;
     hb_glyph_info_t *info = hb->buffer_get_glyph_infos(buffer, &count);
     hb_glyph_position_t *position = hb->buffer_get_glyph_positions(buffer, &count);
@@ -132,10 +161,7 @@ static inline int cx11_shape(const struct cx11_harfbuzz *hb, FT_Face face, const
         x_offsets[i] = position[i].x_offset;
         y_offsets[i] = position[i].y_offset;
     }
-    int result = hb->buffer_allocation_successful(buffer) ? (int)count : -1;
-    hb->buffer_destroy(buffer);
-    hb->font_destroy(font);
-    return result;
+    return (int)count;
 }
 
 #endif

@@ -85,8 +85,14 @@ struct InProcessBench {
 
     /// Layout and rendering of a tooltip with `characters` characters of text, shown and
     /// hidden `runs` times; ms per show (the server has processed everything when timed).
-    func hugeToolTip(app: Application, characters: Int, runs: Int) throws -> (median: Double, p95: Double) {
-        let words = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit"]
+    /// Latin words, for the budget's 100,000-character tooltip.
+    static let latinWords = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit"]
+    /// Hindi words and emoji sequences: every word goes through HarfBuzz.
+    static let shapedWords = ["नमस्ते", "क्षमा", "हिन्दी", "किताब", "👨‍👩‍👧", "विद्यालय", "🇰🇷", "👍🏽"]
+
+    func hugeToolTip(
+        app: Application, characters: Int, runs: Int, words: [String] = latinWords
+    ) throws -> (median: Double, p95: Double) {
         var text = ""
         var i = 0
         while text.count < characters {
@@ -133,5 +139,8 @@ struct InProcessBench {
         let huge = try hugeToolTip(app: app, characters: 100_000, runs: quick ? 5 : 20)
         bench.report("tooltip_100000_chars_layout_render_median", huge.median, "ms")
         bench.report("tooltip_100000_chars_layout_render_p95", huge.p95, "ms")
+        let shaped = try hugeToolTip(app: app, characters: 100_000, runs: quick ? 5 : 20, words: Self.shapedWords)
+        bench.report("tooltip_100000_chars_shaped_layout_render_median", shaped.median, "ms")
+        bench.report("tooltip_100000_chars_shaped_layout_render_p95", shaped.p95, "ms")
     }
 }

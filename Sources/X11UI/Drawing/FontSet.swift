@@ -29,6 +29,9 @@ final class FontSet: TextMeasuring {
     private let library: FreeTypeLibrary?
     /// Face index per Unicode scalar, for scalars seen before; -1: no face has it.
     private var faceCache: [UInt32: Int32] = [:]
+    /// HarfBuzz fonts by face index, made when a face first shapes a run, and the size each
+    /// was last synced to.
+    private var shapingFonts: [Int: (font: OpaquePointer, xScale: Int)] = [:]
     /// Colour face index per scalar shown in emoji presentation; -1: no colour face has it.
     private var colorFaceCache: [UInt32: Int32] = [:]
     /// Face index of ASCII scalars (they are nearly all text); -2: not looked up yet.
@@ -63,6 +66,9 @@ final class FontSet: TextMeasuring {
     }
 
     isolated deinit {
+        if let harfBuzz = HarfBuzz.loaded {
+            for shaping in shapingFonts.values { cx11_shaping_font_destroy(&harfBuzz.functions, shaping.font) }
+        }
         FcPatternDestroy(request)
     }
 
@@ -270,6 +276,12 @@ final class FontSet: TextMeasuring {
         let font = faces[face]
         guard let ftFace = XftLockFace(font) else { return [] }
         defer { XftUnlockFace(font) }
+        if shapingFonts[face] == nil {
+            guard let shapingFont = cx11_shaping_font(&harfBuzz.functions, ftFace) else {
+                return unshaped(bytes, face: face)
+            }
+            shapingFonts[face] = (shapingFont, 0)
+        }
         var capacity = bytes.count + 8
         while true {
             var glyphs = [UInt32](repeating: 0, count: capacity)
@@ -277,12 +289,13 @@ final class FontSet: TextMeasuring {
             var xOffsets = [Int32](repeating: 0, count: capacity)
             var yOffsets = [Int32](repeating: 0, count: capacity)
             var scalable: Int32 = 1
+            var xScale = shapingFonts[face]!.xScale
             let count = bytes.withMemoryRebound(to: CChar.self) { text in
                 cx11_shape(
-                    &harfBuzz.functions, ftFace, text.baseAddress, Int32(text.count), &glyphs, &advances, &xOffsets,
-                    &yOffsets,
-                    Int32(capacity), &scalable)
+                    &harfBuzz.functions, shapingFonts[face]!.font, ftFace, &xScale, text.baseAddress, Int32(text.count),
+                    &glyphs, &advances, &xOffsets, &yOffsets, Int32(capacity), &scalable)
             }
+            shapingFonts[face]!.xScale = xScale
             guard count >= 0 else { return [] }
             if Int(count) > capacity {
                 capacity = Int(count)
@@ -362,6 +375,7 @@ final class HarfBuzz {
     var functions = cx11_harfbuzz()
 
     private init?() {
+        Self.wasLoaded = true
         guard cx11_harfbuzz_load(&functions) != 0 else {
             Log.warning(
                 "HarfBuzz (libharfbuzz.so.0) cannot be loaded: complex scripts and emoji sequences are drawn unshaped")
@@ -369,8 +383,11 @@ final class HarfBuzz {
         }
     }
 
-    /// The loaded library, or nil when it is missing.
+    /// The library, loaded on first use; nil when it is missing.
     static let shared = HarfBuzz()
+    /// The library if a font set has loaded it (for cleaning up without loading it).
+    static var loaded: HarfBuzz? { wasLoaded ? shared : nil }
+    private static var wasLoaded = false
 }
 
 /// The font sets opened on one display, shared by every view.
