@@ -126,8 +126,8 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
         }
     }
     for id in [
-        "items-button", "items-likes", "korean-label", "rtl-label", "flip-top", "shift-end", "flip-bottom",
-        "flip-trailing",
+        "items-button", "items-likes", "korean-label", "rtl-label", "shaped-label", "flip-top", "shift-end",
+        "flip-bottom", "flip-trailing",
     ] {
         try click(id, name: "placements-\(id)")
     }

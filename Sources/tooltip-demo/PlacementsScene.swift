@@ -56,6 +56,13 @@ final class PlacementsScene {
             ToolTipInteraction(
                 trigger: .click, placement: .bottom,
                 defaultToolTip: "עזרה: לחצו כאן (F1) לפתיחת 2 חלונות\nمساعدة: انقر هنا"))
+        // Shaped text: Devanagari (conjuncts, vowel signs before their consonant) and emoji
+        // sequences, each cluster one glyph.
+        let shaped = Label("हिन्दी 👍🏽", font: Font(size: 15, weight: .semibold))
+        shaped.identifier = "shaped-label"
+        shaped.addInteraction(
+            ToolTipInteraction(
+                trigger: .click, placement: .bottom, defaultToolTip: "नमस्ते — क्षमा कीजिए\n👨‍👩‍👧 🇰🇷 ❤️ 1️⃣"))
 
         // At the window's edges, where the preferred side has no room.
         let flipTop = button("Flip ↓", id: "flip-top", placement: .top, text: "No room above: shown below")
@@ -72,7 +79,7 @@ final class PlacementsScene {
             }
             grid
             HStack(spacing: 14) {
-                items; liked; korean; rightToLeft; Spacer()
+                items; liked; korean; rightToLeft; shaped; Spacer()
             }
             Spacer()
             HStack(spacing: 12) {

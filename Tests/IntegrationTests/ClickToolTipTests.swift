@@ -131,6 +131,21 @@ final class ClickToolTipTests {
         #expect(session.waitForToolTip(named: "툴팁 도움말: 여기를 누르세요", timeout: 1) != nil)
     }
 
+    /// Devanagari and emoji sequences in the demo: the tooltip is named by its text, and the
+    /// heart asked for in emoji presentation (U+FE0F) is drawn red from the colour font.
+    @Test func shapedTooltipTextWithAColourHeart() throws {
+        try click("shaped-label")
+        let tip = try #require(session.waitForToolTip(named: "नमस्ते — क्षमा कीजिए\n👨‍👩‍👧 🇰🇷 ❤️ 1️⃣", timeout: 1))
+        var red = 0
+        for y in tip.rect.y..<tip.rect.maxY {
+            for x in tip.rect.x..<tip.rect.maxX {
+                let pixel = probe.pixel(x, y)
+                if pixel >> 16 > 0xc0 && (pixel >> 8) & 0xff < 0x60 && pixel & 0xff < 0x60 { red += 1 }
+            }
+        }
+        #expect(red > 40, "a red heart: \(red) red pixels")
+    }
+
     @Test func itemsTooltipIsNamedByItsTitles() throws {
         try click("items-button")
         #expect(session.waitForToolTip(named: "6 31", timeout: 1) != nil)
