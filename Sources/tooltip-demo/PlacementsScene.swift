@@ -56,9 +56,10 @@ final class PlacementsScene {
             ToolTipInteraction(
                 trigger: .click, placement: .bottom,
                 defaultToolTip: "עזרה: לחצו כאן (F1) לפתיחת 2 חלונות\nمساعدة: انقر هنا"))
-        // Shaped text: Devanagari (conjuncts, vowel signs before their consonant) and emoji
-        // sequences, each cluster one glyph.
-        let shaped = Label("हिन्दी 👍🏽", font: Font(size: 15, weight: .semibold))
+        // Shaped text in the tooltip: Devanagari (conjuncts, vowel signs before their consonant)
+        // and emoji sequences, each cluster one glyph. The label itself is plain, so HarfBuzz and
+        // the fonts it shapes with are loaded when the tooltip first shows, not at startup.
+        let shaped = Label("Hindi · emoji", font: Font(size: 15, weight: .semibold))
         shaped.identifier = "shaped-label"
         shaped.addInteraction(
             ToolTipInteraction(

@@ -133,7 +133,10 @@ final class ClickToolTipTests {
 
     /// Devanagari and emoji sequences in the demo: the tooltip is named by its text, and the
     /// heart asked for in emoji presentation (U+FE0F) is drawn red from the colour font.
+    /// HarfBuzz (and GLib with it, about 1 MB) is loaded when that tooltip first shows: no other
+    /// text of the demo needs shaping.
     @Test func shapedTooltipTextWithAColourHeart() throws {
+        #expect(!(try loadedLibraries().contains("libharfbuzz")))
         try click("shaped-label")
         let tip = try #require(session.waitForToolTip(named: "नमस्ते — क्षमा कीजिए\n👨‍👩‍👧 🇰🇷 ❤️ 1️⃣", timeout: 1))
         var red = 0
@@ -144,6 +147,17 @@ final class ClickToolTipTests {
             }
         }
         #expect(red > 40, "a red heart: \(red) red pixels")
+        #expect(try loadedLibraries().contains("libharfbuzz"))
+    }
+
+    /// The demo's memory map (its libraries).
+    func loadedLibraries() throws -> String {
+        // /proc files report no size: read them to the end rather than by their length.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(session.program.process.pid)/maps"))
+        defer { try? file.close() }
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(maps.contains("libX11"), "the map was read")
+        return maps
     }
 
     @Test func itemsTooltipIsNamedByItsTitles() throws {

@@ -35,18 +35,6 @@ final class SampleSceneTests {
         #expect(probe.string(tip.id, "WM_CLASS")?.contains("X11UI-ToolTip") == true)
     }
 
-    /// HarfBuzz (and GLib with it, about 1 MB) is loaded only when a text needs shaping: the
-    /// sample scene's texts and tooltips do not.
-    @Test func harfBuzzIsNotLoadedForTextThatNeedsNoShaping() throws {
-        _ = try #require(try hover("default-view"))
-        // /proc files report no size: read them to the end rather than by their length.
-        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(session.program.process.pid)/maps"))
-        defer { try? file.close() }
-        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
-        #expect(maps.contains("libX11"), "the maps were read")
-        #expect(!maps.contains("libharfbuzz"))
-    }
-
     /// The sample views and their tooltips' texts (SPEC section 7).
     static let texts = [
         ("default-view", "The default tooltip for the view."),
