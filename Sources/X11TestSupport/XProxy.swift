@@ -55,12 +55,9 @@ public final class XProxy: @unchecked Sendable {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(6000 + number).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
+            guard XProxy.withSocketAddress(&address, { bind(fd, $0, $1) }) == 0 else {
+                throw ProxyError(description: "cannot bind TCP port \(6000 + number)")
             }
-            guard bound == 0 else { throw ProxyError(description: "cannot bind TCP port \(6000 + number)") }
             display = "127.0.0.1:\(number)"
             unixPath = nil
         } else {
@@ -68,12 +65,9 @@ public final class XProxy: @unchecked Sendable {
             unlink(path)
             fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = XProxy.unixAddress(path)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
+            guard XProxy.withSocketAddress(&address, { bind(fd, $0, $1) }) == 0 else {
+                throw ProxyError(description: "cannot bind \(path)")
             }
-            guard bound == 0 else { throw ProxyError(description: "cannot bind \(path)") }
             display = ":\(number)"
             unixPath = path
         }
@@ -102,6 +96,18 @@ public final class XProxy: @unchecked Sendable {
 
     /// Why the proxy could not listen.
     public struct ProxyError: Error, CustomStringConvertible { public let description: String }
+
+    /// Calls `body` (bind, connect) with a socket address as the `sockaddr` pointer and length
+    /// the socket calls take.
+    private static func withSocketAddress<Address>(
+        _ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<Address>.size))
+            }
+        }
+    }
 
     private static func unixAddress(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
@@ -148,12 +154,7 @@ public final class XProxy: @unchecked Sendable {
                 if client >= 0 {
                     let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
                     var address = XProxy.unixAddress(serverSocketPath)
-                    let connected = withUnsafePointer(to: &address) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                            connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                        }
-                    }
-                    if connected == 0 {
+                    if XProxy.withSocketAddress(&address, { connect(server, $0, $1) }) == 0 {
                         var noDelay: Int32 = 1
                         setsockopt(
                             client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))

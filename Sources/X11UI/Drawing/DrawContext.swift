@@ -190,10 +190,9 @@ public final class DrawContext {
             let lineRect = Rect(x: origin.x, y: top, width: max(width, line.width), height: layout.lineHeight)
             guard isVisible(lineRect) else { continue }
             let x = origin.x + line.lineOffset(in: width, alignment: alignment)
-            let ellipsisWidth = line.isEllipsized ? font.width(of: TextLayout.ellipsis) : 0
+            let textX = origin.x + line.textOffset(in: width, alignment: alignment, measurer: font)
             // A right-to-left line ends at its left: the ellipsis goes there.
-            let textX = line.isRightToLeft ? x + ellipsisWidth : x
-            let ellipsisX = line.isRightToLeft ? x : x + line.width - ellipsisWidth
+            let ellipsisX = line.isRightToLeft ? x : textX + line.displayWidth(measurer: font)
             let baseline = top + layout.ascent + offset.y
             withUnsafePointer(to: xftColor) { colorPointer in
                 font.draw(line.displayText, on: xft, color: colorPointer, x: textX + offset.x, y: baseline)

@@ -66,7 +66,8 @@ final class FontSet: TextMeasuring {
     }
 
     isolated deinit {
-        if let harfBuzz = HarfBuzz.loaded {
+        // Shaping fonts exist only if HarfBuzz was loaded, so this never loads it.
+        if !shapingFonts.isEmpty, let harfBuzz = HarfBuzz.shared {
             for shaping in shapingFonts.values { cx11_shaping_font_destroy(&harfBuzz.functions, shaping.font) }
         }
         FcPatternDestroy(request)
@@ -96,6 +97,11 @@ final class FontSet: TextMeasuring {
             return index
         }
         guard connection.isUsable, let face = openFallback(for: value) else { return -1 }
+        return adopt(face)
+    }
+
+    /// Adds an opened fallback face to the set; returns its index.
+    private func adopt(_ face: FontFace) -> Int {
         fontFaces.append(face)
         faces.append(face.font)
         return faces.count - 1
@@ -127,11 +133,7 @@ final class FontSet: TextMeasuring {
         let value = scalar.value
         if let cached = colorFaceCache[value] { return cached < 0 ? faceIndex(for: scalar) : Int(cached) }
         var index = faces.firstIndex { Self.isColor($0) && XftCharExists(connection.display, $0, value) != 0 } ?? -1
-        if index < 0, connection.isUsable, let face = openFallback(for: value, color: true) {
-            fontFaces.append(face)
-            faces.append(face.font)
-            index = faces.count - 1
-        }
+        if index < 0, connection.isUsable, let face = openFallback(for: value, color: true) { index = adopt(face) }
         colorFaceCache[value] = Int32(index)
         return index < 0 ? faceIndex(for: scalar) : index
     }
@@ -276,12 +278,14 @@ final class FontSet: TextMeasuring {
         let font = faces[face]
         guard let ftFace = XftLockFace(font) else { return [] }
         defer { XftUnlockFace(font) }
-        if shapingFonts[face] == nil {
-            guard let shapingFont = cx11_shaping_font(&harfBuzz.functions, ftFace) else {
-                return unshaped(bytes, face: face)
-            }
-            shapingFonts[face] = (shapingFont, 0)
+        var shaping: (font: OpaquePointer, xScale: Int)
+        if let cached = shapingFonts[face] {
+            shaping = cached
+        } else {
+            guard let font = cx11_shaping_font(&harfBuzz.functions, ftFace) else { return unshaped(bytes, face: face) }
+            shaping = (font, 0)
         }
+        defer { shapingFonts[face] = shaping }
         var capacity = bytes.count + 8
         while true {
             var glyphs = [UInt32](repeating: 0, count: capacity)
@@ -289,13 +293,11 @@ final class FontSet: TextMeasuring {
             var xOffsets = [Int32](repeating: 0, count: capacity)
             var yOffsets = [Int32](repeating: 0, count: capacity)
             var scalable: Int32 = 1
-            var xScale = shapingFonts[face]!.xScale
             let count = bytes.withMemoryRebound(to: CChar.self) { text in
                 cx11_shape(
-                    &harfBuzz.functions, shapingFonts[face]!.font, ftFace, &xScale, text.baseAddress, Int32(text.count),
+                    &harfBuzz.functions, shaping.font, ftFace, &shaping.xScale, text.baseAddress, Int32(text.count),
                     &glyphs, &advances, &xOffsets, &yOffsets, Int32(capacity), &scalable)
             }
-            shapingFonts[face]!.xScale = xScale
             guard count >= 0 else { return [] }
             if Int(count) > capacity {
                 capacity = Int(count)
@@ -375,7 +377,6 @@ final class HarfBuzz {
     var functions = cx11_harfbuzz()
 
     private init?() {
-        Self.wasLoaded = true
         guard cx11_harfbuzz_load(&functions) != 0 else {
             Log.warning(
                 "HarfBuzz (libharfbuzz.so.0) cannot be loaded: complex scripts and emoji sequences are drawn unshaped")
@@ -385,9 +386,6 @@ final class HarfBuzz {
 
     /// The library, loaded on first use; nil when it is missing.
     static let shared = HarfBuzz()
-    /// The library if a font set has loaded it (for cleaning up without loading it).
-    static var loaded: HarfBuzz? { wasLoaded ? shared : nil }
-    private static var wasLoaded = false
 }
 
 /// The font sets opened on one display, shared by every view.

@@ -22,6 +22,11 @@ struct TextLayout: Equatable {
         /// drawn as it is.
         var visual: Bidi.VisualLine?
 
+        /// For a line in display order (`visual` set): the left edge of each scalar of the
+        /// display text from the text's start, and its right end last; measured once, here,
+        /// for selection and hit testing.
+        var displayEdges: [Double] = []
+
         /// What is drawn, from left to right.
         var displayText: Substring { visual.map { $0.text[...] } ?? text }
 
@@ -98,6 +103,13 @@ struct TextLayout: Equatable {
             }
             // Joined Arabic forms measure differently from the isolated letters wrapping used.
             lines[index].visual = visual
+            var x = 0.0
+            lines[index].displayEdges =
+                [0]
+                + visual.text.unicodeScalars.map { scalar in
+                    x += measurer.width(of: String(scalar)[...])
+                    return x
+                }
             lines[index].width =
                 measurer.width(of: visual.text[...])
                 + (lines[index].isEllipsized ? measurer.width(of: Self.ellipsis) : 0)
@@ -202,20 +214,6 @@ extension TextLayout.Line {
         width - (isEllipsized ? measurer.width(of: TextLayout.ellipsis) : 0)
     }
 
-    /// The left edge of each scalar of the display text from the text's start, and the right
-    /// end last.
-    @MainActor
-    private func displayEdges(_ visual: Bidi.VisualLine, measurer: some TextMeasuring) -> [Double] {
-        var edges = [0.0]
-        edges.reserveCapacity(visual.logicalOffsets.count + 1)
-        var x = 0.0
-        for scalar in visual.text.unicodeScalars {
-            x += measurer.width(of: String(scalar)[...])
-            edges.append(x)
-        }
-        return edges
-    }
-
     /// The horizontal spans, from the text's start and left to right, of the glyphs that show
     /// `range` (a part of `text`).
     @MainActor
@@ -229,7 +227,7 @@ extension TextLayout.Line {
             ]
         }
         let logical = Array(text.unicodeScalars.indices)
-        let edges = displayEdges(visual, measurer: measurer)
+        let edges = displayEdges
         var spans: [(Double, Double)] = []
         for (position, offset) in visual.logicalOffsets.enumerated() where range.contains(logical[offset]) {
             if let last = spans.last, last.1 == edges[position] {
@@ -257,7 +255,7 @@ extension TextLayout.Line {
             }
             return index
         }
-        let edges = displayEdges(visual, measurer: measurer)
+        let edges = displayEdges
         let count = visual.logicalOffsets.count
         // Left of the text is its start in a left-to-right line and its end in a right-to-left
         // one; right of it the other way round.
