@@ -51,6 +51,8 @@ public final class Application {
     private(set) lazy var selections = Selections(application: self)
     /// Appends layout and tooltip events to `X11UI_INSPECT`'s file, when set.
     let inspector: Inspector?
+    /// Startup notification and user time (Application+Desktop.swift).
+    var desktop = DesktopSession()
 
     /// Opens a connection to the X server.
     ///
@@ -58,6 +60,7 @@ public final class Application {
     /// - Throws: `X11UIError.noDisplay` or `.cannotOpenDisplay(name:)`, naming the display.
     public convenience init(displayName: String? = nil) throws(X11UIError) {
         self.init(connection: try DisplayConnection(name: displayName))
+        desktop.startup = StartupNotification.takeFromEnvironment()
     }
 
     /// Creates an application on a display the host program opened and keeps.
