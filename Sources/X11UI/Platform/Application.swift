@@ -56,6 +56,9 @@ public final class Application {
 
     /// Opens a connection to the X server.
     ///
+    /// It also takes the launch's `DESKTOP_STARTUP_ID` out of the environment; the first
+    /// window shown completes that startup notification (see <doc:ADesktopApp>).
+    ///
     /// - Parameter displayName: the display to open (`":0"`); nil or empty uses `$DISPLAY`.
     /// - Throws: `X11UIError.noDisplay` or `.cannotOpenDisplay(name:)`, naming the display.
     public convenience init(displayName: String? = nil) throws(X11UIError) {
