@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import X11UI
@@ -72,5 +73,26 @@ import Testing
     @Test func tooLargeImagesHaveNoIconData() {
         #expect(Image(size: Size(width: 513, height: 16)) { _ in }.windowIconData == nil)
         #expect(Image(size: Size(width: 512, height: 512)) { _ in }.windowIconData?.count == 2 + 512 * 512)
+    }
+}
+
+@Suite @MainActor struct AssetLookupTests {
+    /// The running executable's path (symbolic links resolved).
+    static func executablePath() throws -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        try #require(count > 0)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    @Test func installedAssetsComeAfterTheExecutablesFolderAndBeforeTheSourceTree() throws {
+        let executable = try Self.executablePath()
+        let slash = try #require(executable.lastIndex(of: "/"))
+        let folder = String(executable[..<slash])
+        let name = String(executable[executable.index(after: slash)...])
+        let folders = Image.assetFolders.filter { $0 != Environment.value("X11UI_ASSETS") }
+        // This file is <package>/Tests/X11UITests/DesktopIntegrationUnitTests.swift.
+        let package = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+        #expect(folders == [folder + "/assets", folder + "/../share/" + name + "/assets", "/" + package + "/assets"])
     }
 }
