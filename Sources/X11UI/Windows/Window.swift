@@ -69,8 +69,9 @@ open class Window: EventTarget {
     }
 
     /// The window's icon at several sizes (16, 32, 48, 64 pixels, say), written as
-    /// `_NET_WM_ICON`; taskbars, window switchers and title bars pick the size they need.
-    /// Images larger than 512 pixels on a side are skipped.
+    /// `_NET_WM_ICON` on a top-level window; taskbars, window switchers and title bars pick the
+    /// size they need. Each size counts once; images larger than 512 pixels on a side are
+    /// skipped.
     public var icon: [Image] = [] {
         didSet { writeIcon() }
     }
