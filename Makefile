@@ -8,16 +8,16 @@ SCREENSHOTS ?= assets/screenshots
 # Build: X11, Xft, fontconfig, cairo, RandR, XFixes, FriBidi and HarfBuzz headers; tests and
 # tools: XTest, X-Resource, Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests);
 # fonts: Latin, Korean, Japanese, Devanagari and emoji so every character the demo and the tests
-# show has a glyph.
+# show has a glyph; desktop-file-utils checks the installed desktop entry.
 PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
 	libcairo2-dev libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev xvfb \
-	x11-xserver-utils xcompmgr fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-lohit-deva fonts-noto-color-emoji
+	x11-xserver-utils xcompmgr desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-lohit-deva fonts-noto-color-emoji
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DOCC ?= $(shell dirname $$(readlink -f $$(command -v $(SWIFT))))/docc
 
-.PHONY: all deps build demo test lint bench bench-gtk sanitize docs clean
+.PHONY: all deps build demo test lint bench bench-gtk sanitize docs clean release install install-files uninstall
 
 all: build
 
@@ -90,3 +90,50 @@ docs:
 
 clean:
 	$(SWIFT) package clean
+
+# Installing the demo as a desktop app: the release build (the Swift runtime linked statically,
+# so it runs without the toolchain), its assets where the asset lookup finds them
+# (<prefix>/share/tooltip-demo/assets, beside <prefix>/bin), a desktop entry and the icon in the
+# hicolor theme. PREFIX and DESTDIR as packagers expect; `make release` then `sudo make install`
+# builds as the user and only copies as root.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BINARY ?= .build/install/release/tooltip-demo
+ICON_SIZES := 16 22 24 32 48 64 128 256
+bindir = $(DESTDIR)$(PREFIX)/bin
+appdir = $(DESTDIR)$(PREFIX)/share/tooltip-demo
+iconsdir = $(DESTDIR)$(PREFIX)/share/icons/hicolor
+desktopfile = $(DESTDIR)$(PREFIX)/share/applications/tooltip-demo.desktop
+
+.build/install/release/tooltip-demo: Package.swift $(shell find Sources -type f)
+	@$(MAKE) --no-print-directory deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/install --product tooltip-demo
+
+release: .build/install/release/tooltip-demo
+
+install: $(INSTALL_BINARY)
+	@$(MAKE) --no-print-directory install-files
+
+# The copying alone, of an INSTALL_BINARY built before (the tests install a debug build).
+install-files:
+	@test -x $(INSTALL_BINARY) || { echo "error: $(INSTALL_BINARY) is not built (make install builds it)"; exit 1; }
+	install -D -m 755 $(INSTALL_BINARY) $(bindir)/tooltip-demo
+	install -d $(appdir)/assets
+	install -m 644 $(wildcard assets/*.png) $(appdir)/assets/
+	install -d $(dir $(desktopfile))
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' assets/tooltip-demo.desktop.in > $(desktopfile)
+	chmod 644 $(desktopfile)
+	for size in $(ICON_SIZES); do \
+		install -D -m 644 assets/tooltip-demo-$$size.png $(iconsdir)/$${size}x$$size/apps/tooltip-demo.png || exit 1; \
+	done
+	install -D -m 644 assets/tooltip-demo.svg $(iconsdir)/scalable/apps/tooltip-demo.svg
+	@# An icon cache that exists must learn of the new icon; none is created (a stale one hides icons).
+	@if [ -z "$(DESTDIR)" ] && [ -f $(iconsdir)/icon-theme.cache ] && command -v gtk-update-icon-cache >/dev/null; then \
+		gtk-update-icon-cache -q -t $(iconsdir); fi
+
+uninstall:
+	rm -f $(bindir)/tooltip-demo $(desktopfile) $(iconsdir)/scalable/apps/tooltip-demo.svg \
+		$(foreach size,$(ICON_SIZES),$(iconsdir)/$(size)x$(size)/apps/tooltip-demo.png)
+	rm -rf $(appdir)
+	@if [ -z "$(DESTDIR)" ] && [ -f $(iconsdir)/icon-theme.cache ] && command -v gtk-update-icon-cache >/dev/null; then \
+		gtk-update-icon-cache -q -t $(iconsdir); fi

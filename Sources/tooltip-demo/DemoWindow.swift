@@ -42,8 +42,22 @@ final class DemoWindow {
             return nil
         }
         window = Window(title: title, size: size, content: content)
+        // The desktop entry's StartupWMClass, whatever name the program was started under.
         window.windowClass = ("tooltip-demo", "Tooltip-demo")
+        window.icon = DemoWindow.icon
         window.requestedPosition = Point(x: 0, y: 0)
+    }
+
+    /// The application icon (scripts/draw-app-icon.py) at the sizes taskbars and title bars use.
+    static var icon: [Image] {
+        [16, 24, 32, 48, 64, 128].compactMap { size in
+            do {
+                return try Image(assetNamed: "tooltip-demo-\(size)")
+            } catch {
+                warn("no window icon of \(size) pixels: \(error)")
+                return nil
+            }
+        }
     }
 }
 

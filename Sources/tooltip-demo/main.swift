@@ -6,9 +6,14 @@ import X11UI
 
 /// Prints one line to standard error and exits with status 1.
 func die(_ message: String) -> Never {
+    warn(message)
+    exit(1)
+}
+
+/// Prints one line to standard error and goes on.
+func warn(_ message: String) {
     var bytes = Array("tooltip-demo: \(message)\n".utf8)
     _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
-    exit(1)
 }
 
 let usage = """

@@ -24,7 +24,7 @@ final class WidgetTests {
         #expect(probe.string(id, "WM_CLASS") == "widget-test\0Widget-test\0")
         #expect(probe.longs(id, "_NET_WM_PID") == [Int(getpid())])
         let protocols = probe.longs(id, "WM_PROTOCOLS")?.compactMap { probe.atomName(UInt($0)) }
-        #expect(protocols == ["WM_DELETE_WINDOW"])
+        #expect(protocols == ["WM_DELETE_WINDOW", "_NET_WM_PING"])
         #expect(probe.windowType(id) == "_NET_WM_WINDOW_TYPE_NORMAL")
         let info = try #require(probe.info(id))
         #expect(info.isMapped && !info.isOverrideRedirect)

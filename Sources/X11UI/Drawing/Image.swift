@@ -89,8 +89,10 @@ public final class Image {
 
     /// Loads `<name>.png` from the assets folder.
     ///
-    /// Folders searched, in order: `$X11UI_ASSETS`, `assets/` next to the executable, and the
-    /// package's own `assets/` folder (where a SwiftPM build from source finds it).
+    /// Folders searched, in order: `$X11UI_ASSETS`, `assets/` next to the executable,
+    /// `../share/<executable's name>/assets` from its folder (where an installed program
+    /// keeps them: `/usr/local/bin/tooltip-demo` reads `/usr/local/share/tooltip-demo/assets`),
+    /// and the package's own `assets/` folder (where a SwiftPM build from source finds it).
     ///
     /// - Throws: `.invalidAssetName` for names with anything but letters, digits, `-` and `_`
     ///   (so no name can reach outside the folder), `.assetNotFound` when no folder has it.
@@ -130,9 +132,9 @@ public final class Image {
     static var assetFolders: [String] {
         var folders: [String] = []
         if let custom = Environment.value("X11UI_ASSETS"), !custom.isEmpty { folders.append(custom) }
-        if let executable = executableDirectory() {
-            folders.append(executable + "/assets")
-            folders.append(executable + "/../share/x11ui/assets")
+        if let (folder, name) = executablePath() {
+            folders.append(folder + "/assets")
+            folders.append(folder + "/../share/" + name + "/assets")
         }
         // This file sits at <package>/Sources/X11UI/Drawing/Image.swift.
         let source = #filePath
@@ -144,12 +146,13 @@ public final class Image {
         return folders
     }
 
-    private static func executableDirectory() -> String? {
+    /// The folder and file name of the running executable (symbolic links resolved).
+    private static func executablePath() -> (folder: String, name: String)? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         let path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 }

@@ -51,13 +51,19 @@ public final class Application {
     private(set) lazy var selections = Selections(application: self)
     /// Appends layout and tooltip events to `X11UI_INSPECT`'s file, when set.
     let inspector: Inspector?
+    /// Startup notification and user time (Application+Desktop.swift).
+    var desktop = DesktopSession()
 
     /// Opens a connection to the X server.
+    ///
+    /// It also takes the launch's `DESKTOP_STARTUP_ID` out of the environment; the first
+    /// window shown completes that startup notification (see <doc:ADesktopApp>).
     ///
     /// - Parameter displayName: the display to open (`":0"`); nil or empty uses `$DISPLAY`.
     /// - Throws: `X11UIError.noDisplay` or `.cannotOpenDisplay(name:)`, naming the display.
     public convenience init(displayName: String? = nil) throws(X11UIError) {
         self.init(connection: try DisplayConnection(name: displayName))
+        desktop.startup = StartupNotification.takeFromEnvironment()
     }
 
     /// Creates an application on a display the host program opened and keeps.

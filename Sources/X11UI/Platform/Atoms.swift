@@ -25,6 +25,14 @@ struct Atoms {
     let selectionProperty: UInt
     /// `_NET_WM_CM_S<screen>`: owned by the running compositor, if any.
     let compositorSelection: UInt
+    // Desktop integration (Window+Desktop.swift, StartupNotification.swift).
+    let netWMPing: UInt
+    let netWMIcon: UInt
+    let netWMUserTime: UInt
+    let netStartupID: UInt
+    let netStartupInfoBegin: UInt
+    let netStartupInfo: UInt
+    let cardinal: UInt
 
     init(display: OpaquePointer, screen: Int32) {
         let names = [
@@ -32,6 +40,8 @@ struct Atoms {
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_TOOLTIP",
             "_NET_WM_STATE", "UTF8_STRING", "CLIPBOARD", "TARGETS", "TEXT", "INCR",
             "X11UI_SELECTION", "_NET_WM_CM_S\(screen)",
+            "_NET_WM_PING", "_NET_WM_ICON", "_NET_WM_USER_TIME", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN",
+            "_NET_STARTUP_INFO",
         ]
         var values = [UInt](repeating: 0, count: names.count)
         var cStrings = names.map { strdup($0) }
@@ -58,6 +68,12 @@ struct Atoms {
         incr = next()
         selectionProperty = next()
         compositorSelection = next()
+        netWMPing = next()
+        netWMIcon = next()
+        netWMUserTime = next()
+        netStartupID = next()
+        netStartupInfoBegin = next()
+        netStartupInfo = next()
         // Predefined atoms (X11/Xatom.h) need no round trip.
         wmName = 39  // XA_WM_NAME
         wmClass = 67  // XA_WM_CLASS
@@ -65,6 +81,7 @@ struct Atoms {
         string = 31  // XA_STRING
         primary = 1  // XA_PRIMARY
         atom = 4  // XA_ATOM
+        cardinal = 6  // XA_CARDINAL
     }
 }
 

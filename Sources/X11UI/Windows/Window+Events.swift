@@ -58,11 +58,7 @@ extension Window {
         case .destroy:
             if windowID != 0 { close() }
         case .clientMessage(_, let type, let data):
-            if type == application.connection.atoms.wmProtocols,
-                UInt(bitPattern: data[0]) == application.connection.atoms.wmDeleteWindow
-            {
-                close()
-            }
+            if type == application.connection.atoms.wmProtocols { handleWindowManagerProtocol(data) }
         case .pointerEnter(let p), .pointerMotion(let p):
             screenOrigin = Point(x: p.rootLocation.x - p.location.x, y: p.rootLocation.y - p.location.y)
             pointerMoved(p)
@@ -71,10 +67,12 @@ extension Window {
             updateHover(to: nil, at: p.location)
             application.toolTips.pointerLeftWindow(self, event: p)
         case .buttonPress(let b):
+            noteUserInput(at: b.pointer.time)
             buttonPressed(b)
         case .buttonRelease(let b):
             buttonReleased(b)
         case .keyPress(let k):
+            noteUserInput(at: k.time)
             keyPressed(k)
         case .focusIn(let change):
             if change.isReal { focusState.windowHasFocus = true }

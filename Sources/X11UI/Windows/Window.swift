@@ -9,8 +9,11 @@ internal import Glibc
 /// window.show()
 /// ```
 ///
-/// The window sets WM_CLASS, `_NET_WM_NAME` (UTF-8), WM_PROTOCOLS with WM_DELETE_WINDOW,
-/// `_NET_WM_PID` and WM_CLIENT_MACHINE, and paints through a back buffer the size of the window.
+/// The window sets WM_CLASS, `_NET_WM_NAME` (UTF-8), WM_PROTOCOLS with WM_DELETE_WINDOW and
+/// `_NET_WM_PING` (answered from the run loop), `_NET_WM_PID`, WM_CLIENT_MACHINE, its `icon` as
+/// `_NET_WM_ICON`, and `_NET_WM_USER_TIME` on every key and button press; the first top-level
+/// window shown completes the program's startup notification. It paints through a back buffer
+/// the size of the window.
 @MainActor
 open class Window: EventTarget {
     /// What kind of X window this is.
@@ -57,8 +60,21 @@ open class Window: EventTarget {
         didSet { rootView.backgroundColor = backgroundColor }
     }
 
-    /// The WM_CLASS instance and class names (the program name by default).
-    public var windowClass: (instance: String, className: String)
+    /// The WM_CLASS instance and class names. By default the instance is `RESOURCE_NAME` or
+    /// the name the program was started as, and the class that program name with its first
+    /// letter in upper case (`tooltip-demo`, `Tooltip-demo`); a desktop entry's
+    /// `StartupWMClass` names the class. Set it before `show()`: window managers read it once.
+    public var windowClass: (instance: String, className: String) {
+        didSet { writeWindowClass() }
+    }
+
+    /// The window's icon at several sizes (16, 32, 48, 64 pixels, say), written as
+    /// `_NET_WM_ICON` on a top-level window; taskbars, window switchers and title bars pick the
+    /// size they need. Each size counts once; images larger than 512 pixels on a side are
+    /// skipped.
+    public var icon: [Image] = [] {
+        didSet { writeIcon() }
+    }
 
     /// The size of the window's inside in pixels; nil until known (from the init or the
     /// content).
@@ -88,7 +104,7 @@ open class Window: EventTarget {
         self.application = application ?? Application.current
         let scale = self.application?.scale ?? 1
         self.size = size.map { Size(width: ($0.width * scale).rounded(), height: ($0.height * scale).rounded()) }
-        windowClass = (Window.programName, Window.programName.capitalizedFirst)
+        windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
         rootView.backgroundColor = backgroundColor
         rootView.window = self
         if let content { rootView.addSubview(content) }
@@ -99,7 +115,7 @@ open class Window: EventTarget {
         title = ""
         self.kind = kind
         self.application = application ?? Application.current
-        windowClass = (Window.programName, Window.programName.capitalizedFirst)
+        windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
         rootView.window = self
     }
 
@@ -128,6 +144,7 @@ open class Window: EventTarget {
         updateIfNeeded()
         XMapRaised(application.connection.display, windowID)
         isMapped = true
+        if case .topLevel = kind { application.completeStartupNotification() }
         application.connection.flush()
     }
 
@@ -145,7 +162,7 @@ open class Window: EventTarget {
         title = ""
         kind = .embedded(parent: parent)
         self.application = application ?? Application.current
-        windowClass = (Window.programName, Window.programName.capitalizedFirst)
+        windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
         size = frame.size
         requestedPosition = frame.origin
         parentIsRootWindow = false  // its place on the screen is asked for once it is mapped
@@ -287,9 +304,9 @@ open class Window: EventTarget {
     private func writeTopLevelProperties(_ connection: DisplayConnection) {
         let atoms = connection.atoms
         writeTitle()
-        connection.setStringProperty(windowID, atoms.wmClass, [windowClass.instance, windowClass.className])
-        var protocols = [atoms.wmDeleteWindow]
-        XSetWMProtocols(connection.display, windowID, &protocols, 1)
+        writeWindowClass()
+        var protocols = [atoms.wmDeleteWindow, atoms.netWMPing]
+        XSetWMProtocols(connection.display, windowID, &protocols, Int32(protocols.count))
         connection.setLongProperty(windowID, atoms.netWMPid, type: 6 /* CARDINAL */, [Int(getpid())])
         connection.setStringProperty(windowID, 36 /* WM_CLIENT_MACHINE */, [DisplayConnection.hostName])
         connection.setLongProperty(
@@ -306,6 +323,7 @@ open class Window: EventTarget {
             sizeHints.y = Int32(position.y)
         }
         XSetWMNormalHints(connection.display, windowID, &sizeHints)
+        writeDesktopProperties(connection)
     }
 
     private func writeTitle() {
