@@ -236,6 +236,40 @@ final class ToolTipEventTests {
         #expect(display.run(until: { clicks == 1 }))
     }
 
+    @Test func aDisabledTextViewTakesNoSelectionAndNoFocus() throws {
+        let text = TextView("Nothing here can be selected")
+        text.preferredWidth = 300
+        text.isEnabled = false
+        let button = Button(title: "Next")
+        let window = Window(
+            title: "Text", size: Size(width: 340, height: 160),
+            content: VStack(spacing: 10, padding: 10) {
+                text; button
+            },
+            application: display.app)
+        display.show(window)
+        let frame = try #require(text.frameOnScreen)
+        probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
+        display.run(for: .milliseconds(20))
+        probe.button(1, down: true)
+        probe.movePointer(to: Int(frame.maxX) - 10, Int(frame.minY) + 16)
+        display.run(for: .milliseconds(20))
+        probe.button(1, down: false)
+        display.run(for: .milliseconds(50))
+        #expect(text.selectedText.isEmpty && window.focusedView == nil)
+        probe.key(0xff09)
+        #expect(display.run(until: { window.focusedView === button }), "Tab skips the disabled text view")
+        // Enabled, the same drag selects.
+        text.isEnabled = true
+        probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
+        display.run(for: .milliseconds(20))
+        probe.button(1, down: true)
+        probe.movePointer(to: Int(frame.maxX) - 10, Int(frame.minY) + 16)
+        display.run(for: .milliseconds(20))
+        probe.button(1, down: false)
+        #expect(display.run(until: { !text.selectedText.isEmpty }))
+    }
+
     @Test func viewsWithClickTooltipsTakeFocusByTabWithARing() throws {
         let icon = ImageView(.asset("house"), size: Size(width: 44, height: 44), tint: .label)
         icon.addInteraction(ToolTipInteraction(trigger: .click, defaultToolTip: "Home"))
