@@ -64,6 +64,36 @@ final class ToolTipEventTests {
         #expect(items == 1)
     }
 
+    /// A focus tooltip (Buy focused by Tab) over the cart: a click on it reaches the cart too.
+    @Test func aClickOnAFocusTooltipReachesTheViewBeneath() throws {
+        var items = 0
+        let buy = Button(title: "Buy", subtitle: "Only $9.99")
+        buy.toolTip = "Click to buy this item."
+        let cart = Button(title: "Add to Cart", image: .asset("cart"), style: .plain)
+        cart.action = { items += 1 }
+        let window = Window(
+            title: "Shop", size: Size(width: 420, height: 300),
+            content: VStack(spacing: 12, padding: 16) {
+                buy; cart
+            },
+            application: display.app)
+        display.show(window)
+        probe.movePointer(to: 410, 290)  // keys go to the window under the pointer
+        display.run(for: .milliseconds(20))
+        probe.key(0xff09)
+        #expect(display.run(until: { self.display.app.toolTips.shownText == "Click to buy this item." }))
+        let tip = try #require(display.app.toolTips.shownFrame)
+        let target = try #require(cart.frameOnScreen)
+        let covered = tip.intersection(target)
+        #expect(!covered.isEmpty, "the focus tooltip covers the cart")
+        probe.movePointer(to: Int(covered.midX), Int(covered.midY))
+        display.run(for: .milliseconds(40))
+        #expect(display.app.toolTips.isShowing)
+        probe.click()
+        #expect(display.run(until: { items == 1 }))
+        #expect(display.run(until: { !self.display.app.toolTips.isShowing }))
+    }
+
     /// A press held on a hover tooltip and released elsewhere: the view beneath gets the press,
     /// the drag and the release as if the tooltip had not been there (no action: released outside).
     @Test func aPressThroughATooltipIsFollowedByItsDragAndRelease() throws {
