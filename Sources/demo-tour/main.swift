@@ -117,6 +117,7 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     try hover("color-view", name: "sample-color-view")
     try hover("region-view", at: { ($0.midX, $0.y + 8) }, name: "sample-region-top")
     try hover("cart-button", name: "sample-cart-button")
+    try hover("checkout-button", name: "sample-checkout-disabled")  // disabled, saying why
     try click("icon-home", name: "icons-home")
     try click("icon-video", name: "icons-video")
     if composited || dpi != 96 { return }

@@ -45,10 +45,20 @@ final class PlacementsScene {
         liked.identifier = "items-likes"
         liked.addInteraction(
             ToolTipInteraction(trigger: .click, placement: .trailing, items: [ToolTipItem(icon: heart, title: "31")]))
+        // Its click tooltip is interactive: a Copy button puts the Korean text on the clipboard
+        // for those who cannot type it. (The button is no part of the tooltip's name.)
         let korean = Label("툴팁 도움말", font: Font(size: 15, weight: .semibold))
         korean.identifier = "korean-label"
         korean.addInteraction(
-            ToolTipInteraction(trigger: .click, placement: .bottom, defaultToolTip: "툴팁 도움말: 여기를 누르세요"))
+            ToolTipInteraction(trigger: .click, placement: .bottom) {
+                let text = "툴팁 도움말: 여기를 누르세요"
+                let copy = Button(title: "Copy", style: .plain) { Application.current?.copyToClipboard(text) }
+                copy.identifier = "korean-copy"
+                copy.tint = .white
+                return HStack(spacing: 8) {
+                    Label(text); copy
+                }
+            })
         // Right-to-left text: Hebrew with a number and brackets, and joined Arabic.
         let rightToLeft = Label("עברית · عربي", font: Font(size: 15, weight: .semibold))
         rightToLeft.identifier = "rtl-label"

@@ -41,10 +41,17 @@ final class SampleScene {
         let cartTip = ToolTipInteraction()
         cartTip.delegate = shop
         cart.addInteraction(cartTip)
-        cart.action = { [shop] in
-            shop.itemCount += 1
+        // Disabled while the cart is empty; its tooltip says why, and once enabled what it buys.
+        let checkout = Button(title: "Check Out")
+        checkout.identifier = "checkout-button"
+        shop.onChange = { [shop] in
+            checkout.isEnabled = shop.itemCount > 0
+            checkout.toolTip = shop.checkoutToolTip
             cartTip.setNeedsUpdate()
         }
+        shop.onChange?()
+        cart.action = { [shop] in shop.itemCount += 1 }
+        checkout.action = { [shop] in shop.itemCount = 0 }
 
         let region = RegionView()
         region.identifier = "region-view"
@@ -70,6 +77,9 @@ final class SampleScene {
             HStack(spacing: 12) {
                 buy; cart; Spacer()
             }
+            HStack {
+                checkout; Spacer()
+            }
             colorView
             region
             text
@@ -81,7 +91,22 @@ final class SampleScene {
 /// The cart behind the cart button's tooltip.
 @MainActor
 final class Shop: ToolTipInteractionDelegate {
-    var itemCount = 0
+    var itemCount = 0 {
+        didSet { onChange?() }
+    }
+    /// Called when the count changes (the checkout button and the tooltips follow it).
+    var onChange: (() -> Void)?
+
+    /// What the checkout button's tooltip says: why it is disabled, or what it buys.
+    var checkoutToolTip: String {
+        switch itemCount {
+        case 0: return "Add an item to your cart to check out."
+        case 1: return "Check out 1 item for $9.99."
+        default:
+            let cents = itemCount * 999
+            return "Check out \(itemCount) items for $\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)."
+        }
+    }
 
     func toolTipInteraction(_ interaction: ToolTipInteraction, configurationAt point: Point) -> ToolTipConfiguration? {
         let contents: String

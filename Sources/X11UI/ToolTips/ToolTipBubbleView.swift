@@ -1,5 +1,3 @@
-internal import CX11
-
 /// The tooltip's bubble: a rounded body with an arrow towards the source, a 1 px border and,
 /// under a compositor, a soft shadow. The content sits inside the body's padding.
 @MainActor
@@ -75,30 +73,12 @@ final class ToolTipBubbleView: View {
         content.frame = geometry.body.inset(by: padding)
     }
 
-    override func hitTest(_ point: Point) -> View? { nil }
-}
+    /// Whether the content's views take pointer events (a click tooltip's do); otherwise the
+    /// bubble is one surface that no view under it can be hit through.
+    var contentTakesEvents = false
 
-/// The tooltip's popup window: its events go to the tooltip controller, not to views.
-@MainActor
-final class ToolTipHostWindow: PopupWindow {
-    override var eventMask: Int {
-        ExposureMask | StructureNotifyMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask
-            | PointerMotionMask | EnterWindowMask | LeaveWindowMask
-    }
-
-    override func handle(_ event: Event) -> Bool {
-        guard let application else { return true }
-        let controller = application.toolTips
-        switch event {
-        case .expose(_, let rect, let count): expose(rect, remaining: count)
-        case .pointerEnter, .pointerMotion: controller.pointerOnToolTip()
-        case .pointerLeave: controller.pointerLeftToolTip()
-        case .buttonPress: controller.buttonPressedOnToolTip()
-        case .buttonRelease: controller.buttonReleasedOnToolTip()
-        case .keyPress(let key): _ = controller.keyPressed(key)
-        case .destroy: controller.toolTipWindowWasDestroyed()
-        default: break
-        }
-        return true
+    override func hitTest(_ point: Point) -> View? {
+        guard contentTakesEvents, let content, !content.isHidden else { return nil }
+        return content.hitTest(Point(x: point.x - content.frame.minX, y: point.y - content.frame.minY))
     }
 }

@@ -96,6 +96,25 @@ public final class ToolTipController {
     func buttonPressedOnToolTip() { feed(.buttonPress(.toolTip)) }
     func buttonReleasedOnToolTip() { feed(.buttonRelease(.toolTip)) }
 
+    // MARK: - Interactive content and presses through the tooltip (see ToolTipHostWindow)
+
+    /// Whether the shown tooltip's views take pointer and keyboard events: a click tooltip's
+    /// do; hover and focus tooltips are not interactive, and a press on one goes through it.
+    var shownIsInteractive: Bool { presenter.isShown && shown?.interaction.value?.trigger == .click }
+
+    /// A press on a tooltip that is not interactive: it hides, as for a press anywhere outside
+    /// its source, before the press is handed to what lies beneath it.
+    func buttonPressedThroughToolTip() { feed(.buttonPress(.nothing)) }
+
+    /// A key in `window` for the views of the shown click tooltip, when its source is there:
+    /// Tab from the focused source enters them; returns whether the key was used.
+    func contentKeyPressed(_ event: KeyEvent, in window: Window) -> Bool {
+        guard shownIsInteractive, let source = shownSource, source.window === window,
+            let host = presenter.hostWindow
+        else { return false }
+        return host.contentKeyPressed(event, source: source)
+    }
+
     /// Escape dismisses the tooltip; returns whether the key was used for that.
     func keyPressed(_ event: KeyEvent) -> Bool {
         guard event.key == .escape else { return false }

@@ -25,6 +25,8 @@ final class ToolTipWindow {
     }
 
     var windowID: UInt { host?.windowID ?? 0 }
+    /// The popup the tooltips show in, once made.
+    var hostWindow: ToolTipHostWindow? { host }
 
     /// Shows `content` next to `source` (screen coordinates), or re-renders it in place when a
     /// tooltip is already shown.
@@ -215,11 +217,12 @@ final class ToolTipWindow {
         for subview in view.subviews { applyStyle(style, to: subview) }
     }
 
-    /// The text of every label in a view tree, in order: the tooltip's accessible name.
+    /// The text of every label in a view tree, in order: the tooltip's accessible name. The
+    /// titles of buttons in it are actions, not part of what the tooltip says.
     static func plainText(of view: View) -> String {
         var parts: [String] = []
         func visit(_ v: View) {
-            guard !v.isHidden else { return }
+            guard !v.isHidden, !(v is Button) else { return }
             if let label = v as? Label, !label.text.isEmpty { parts.append(label.text) }
             for subview in v.subviews { visit(subview) }
         }

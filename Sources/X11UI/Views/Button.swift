@@ -1,7 +1,8 @@
 /// A push button: a title, an optional subtitle and leading image, filled or plain.
 ///
 /// It runs its action when clicked (press and release inside) or when Space or Return is
-/// pressed while it has focus.
+/// pressed while it has focus. A disabled button (`isEnabled = false`) is drawn dimmed, runs
+/// no action, shows no hover or pressed state and is skipped by Tab; its tooltip still shows.
 ///
 /// ```swift
 /// let buy = Button(title: "Buy", subtitle: "Only $9.99") { print("Thank you") }
@@ -40,10 +41,11 @@ open class Button: View {
     /// What a click does.
     public var action: (() -> Void)?
 
-    /// Whether the pointer is over the button.
-    public private(set) var isHovered = false
+    /// Whether the pointer is over the button (and it is enabled).
+    public var isHovered: Bool { isPointerInside && isEnabledInHierarchy }
     /// Whether the button is held down.
     public private(set) var isPressed = false
+    private var isPointerInside = false
 
     private let titleLabel: Label
     private let subtitleLabel: Label
@@ -84,15 +86,26 @@ open class Button: View {
         applyColors()
     }
 
+    /// The opacity of a disabled button's text, image and fill.
+    static let disabledAlpha = 0.4
+
     private func applyColors() {
+        let alpha = isEnabledInHierarchy ? 1 : Self.disabledAlpha
         let foreground = style == .filled ? Color.white : tint
-        titleLabel.textColor = foreground
-        subtitleLabel.textColor = style == .filled ? Color.white.withAlpha(0.85) : Color.secondaryLabel
-        imageView.tint = foreground
+        titleLabel.textColor = foreground.withAlpha(foreground.alpha * alpha)
+        subtitleLabel.textColor =
+            style == .filled ? Color.white.withAlpha(0.85 * alpha) : Color.secondaryLabel.withAlpha(alpha)
+        imageView.tint = foreground.withAlpha(foreground.alpha * alpha)
         setNeedsDisplay()
     }
 
     open override var acceptsFocus: Bool { true }
+    open override var drawsOwnFocusRing: Bool { true }
+
+    open override func enabledDidChange() {
+        if !isEnabledInHierarchy { isPressed = false }
+        applyColors()
+    }
 
     /// Room around the body for the focus ring.
     private var ringMargin: Double { (3 * scale).rounded() }
@@ -119,8 +132,9 @@ open class Button: View {
             fill = tint
             if isHovered { fill = fill.mixed(with: .black, amount: 0.1) }
             if isPressed { fill = fill.mixed(with: .black, amount: 0.25) }
+            if !isEnabledInHierarchy { fill = fill.withAlpha(fill.alpha * Self.disabledAlpha) }
         case .plain:
-            fill = tint.withAlpha(isPressed ? 0.22 : isHovered ? 0.14 : 0.08)
+            fill = tint.withAlpha(isPressed ? 0.22 : isHovered ? 0.14 : isEnabledInHierarchy ? 0.08 : 0.04)
         }
         context.fill(body, cornerRadius: radius, color: fill)
         if showsFocusRing {
@@ -135,24 +149,24 @@ open class Button: View {
     // MARK: - Events
 
     open override func pointerEntered() {
-        isHovered = true
-        setNeedsDisplay()
+        isPointerInside = true
+        if isEnabledInHierarchy { setNeedsDisplay() }
     }
 
     open override func pointerExited() {
-        isHovered = false
-        setNeedsDisplay()
+        isPointerInside = false
+        if isEnabledInHierarchy { setNeedsDisplay() }
     }
 
     open override func buttonPressed(_ event: ViewButtonEvent) -> Bool {
-        guard event.button == .primary else { return false }
+        guard event.button == .primary, isEnabledInHierarchy else { return false }
         isPressed = true
         setNeedsDisplay()
         return true
     }
 
     open override func pointerDragged(to point: Point) {
-        let inside = bounds.contains(point)
+        let inside = bounds.contains(point) && isEnabledInHierarchy
         if inside != isPressed {
             isPressed = inside
             setNeedsDisplay()
@@ -163,17 +177,19 @@ open class Button: View {
         let inside = bounds.contains(event.location)
         isPressed = false
         setNeedsDisplay()
-        if inside { action?() }
+        if inside, isEnabledInHierarchy { action?() }
     }
 
     open override func keyPressed(_ event: KeyEvent) -> Bool {
-        guard event.key == .space || event.key == .return else { return false }
+        guard event.key == .space || event.key == .return, isEnabledInHierarchy else { return false }
         action?()
         return true
     }
 
-    /// Runs the action as if clicked.
-    public func performClick() { action?() }
+    /// Runs the action as if clicked (nothing when the button is disabled).
+    public func performClick() {
+        if isEnabledInHierarchy { action?() }
+    }
 
     /// The button's text views never take hits; the button does.
     open override func hitTest(_ point: Point) -> View? {

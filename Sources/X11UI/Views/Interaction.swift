@@ -13,11 +13,15 @@ public protocol Interaction: AnyObject {
     func didMove(to view: View?)
     /// An event at the view.
     func handle(_ event: InteractionEvent)
+    /// Whether the interaction makes its view a control that keyboard focus must reach (a
+    /// click tooltip does: Tab stops at its view, which draws a focus ring). False by default.
+    var makesViewFocusable: Bool { get }
 }
 
 extension Interaction {
     public func willMove(to view: View?) {}
     public func handle(_ event: InteractionEvent) {}
+    public var makesViewFocusable: Bool { false }
 }
 
 /// What happens at a view that its interactions hear about.

@@ -53,6 +53,7 @@ open class TextView: View {
     }
 
     open override var acceptsFocus: Bool { true }
+    open override var drawsOwnFocusRing: Bool { true }
 
     /// The selected text ("" when nothing is selected).
     public var selectedText: String {
@@ -114,7 +115,8 @@ open class TextView: View {
     open override func draw(in context: DrawContext) {
         for rect in selectionRects { context.fill(rect, color: selectionColor) }
         guard let fonts = fontSet(font), let layout = layout() else { return }
-        context.draw(layout, font: fonts, color: textColor, origin: Point(x: inset, y: inset), width: textWidth)
+        let color = isEnabledInHierarchy ? textColor : textColor.withAlpha(textColor.alpha * 0.4)
+        context.draw(layout, font: fonts, color: color, origin: Point(x: inset, y: inset), width: textWidth)
         if showsFocusRing {
             context.stroke(bounds, cornerRadius: cornerRadius, color: Color.accent.withAlpha(0.6), lineWidth: 2)
         }

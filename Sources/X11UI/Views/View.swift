@@ -74,6 +74,40 @@ open class View {
         }
     }
 
+    /// Whether the view responds to the user. A disabled view, or any view inside one, takes
+    /// no presses, no hover state and no keyboard focus (Tab skips it), and widgets draw it
+    /// dimmed. Its tooltip still shows on hover: it is where to say why the view is disabled.
+    /// Interactions still hear the view's pointer events.
+    ///
+    /// ```swift
+    /// checkout.isEnabled = shop.itemCount > 0
+    /// checkout.toolTip = checkout.isEnabled ? "Check out 2 items." : "Add an item to your cart to check out."
+    /// ```
+    public var isEnabled = true {
+        didSet {
+            guard isEnabled != oldValue, superview?.isEnabledInHierarchy ?? true else { return }
+            if !isEnabled { window?.viewDidBecomeDisabled(self) }
+            notifyEnabledChange()
+        }
+    }
+
+    /// Whether the view and all its ancestors are enabled.
+    public var isEnabledInHierarchy: Bool {
+        var current: View? = self
+        while let v = current {
+            if !v.isEnabled { return false }
+            current = v.superview
+        }
+        return true
+    }
+
+    /// Tells this view and the views inside it (those not disabled on their own) that they
+    /// became enabled or disabled.
+    private func notifyEnabledChange() {
+        enabledDidChange()
+        for subview in subviews where subview.isEnabled { subview.notifyEnabledChange() }
+    }
+
     // MARK: - Appearance
 
     /// The colour filled behind the view's content; nil draws nothing.
@@ -104,6 +138,7 @@ open class View {
     /// Inserts a view at a position in the back-to-front order.
     public func insertSubview(_ view: View, at index: Int) {
         guard view !== self, !isDescendant(of: view) else { return }
+        let wasEnabled = view.isEnabledInHierarchy
         view.removeFromSuperview()
         subviews.insert(view, at: min(max(0, index), subviews.count))
         hitIndex = nil
@@ -111,6 +146,7 @@ open class View {
         view.window = window
         invalidateIntrinsicSize()
         setNeedsDisplay(view.frame)
+        if view.isEnabled, view.isEnabledInHierarchy != wasEnabled { view.notifyEnabledChange() }
     }
 
     /// Removes the view from its superview and window; a tooltip it shows hides.
@@ -286,8 +322,19 @@ open class View {
 
     // MARK: - Events
 
-    /// Whether the view can take keyboard focus (Tab moves between such views).
-    open var acceptsFocus: Bool { false }
+    /// Whether the view can take keyboard focus (Tab moves between such views, and a disabled
+    /// one is skipped). Controls override it; other views accept focus when one of their
+    /// interactions asks for it (a click tooltip makes its view a control the keyboard reaches).
+    open var acceptsFocus: Bool {
+        interactions.contains { $0.makesViewFocusable }
+    }
+
+    /// Whether the view can have keyboard focus now: it accepts focus and is enabled.
+    var canTakeFocus: Bool { acceptsFocus && isEnabledInHierarchy }
+
+    /// Whether the view draws its own focus ring (in `draw(in:)`, with `showsFocusRing`);
+    /// otherwise the window draws a standard ring around it, over everything else.
+    open var drawsOwnFocusRing: Bool { false }
 
     /// Whether the view has keyboard focus.
     public var isFocused: Bool { window?.focusedView === self }
@@ -318,7 +365,12 @@ open class View {
     open func keyPressed(_ event: KeyEvent) -> Bool { false }
 
     /// The view gained or lost keyboard focus.
-    open func focusDidChange() { setNeedsDisplay() }
+    open func focusDidChange() {
+        setNeedsDisplay(drawsOwnFocusRing ? bounds : focusRingRect)
+    }
+
+    /// The view (or an ancestor) became enabled or disabled; see `isEnabledInHierarchy`.
+    open func enabledDidChange() { setNeedsDisplay() }
 
     // MARK: - Layout storage (see View+Layout.swift)
 

@@ -42,10 +42,11 @@ extension Window {
         case .expose(_, let rect, let count):
             expose(rect, remaining: count)
         case .configure(_, let frame, let synthetic):
-            if synthetic || parentIsRootWindow { screenOrigin = frame.origin }
-            if frame.size != size, frame.width > 0, frame.height > 0 {
-                resizeFromServer(frame.size)
-            }
+            let resized = frame.size != size && frame.width > 0 && frame.height > 0
+            // A resize lays the window out again, which reports the frames; a move alone must
+            // report them itself.
+            if synthetic || parentIsRootWindow { updateScreenOrigin(frame.origin, reporting: !resized) }
+            if resized { resizeFromServer(frame.size) }
         case .reparent(_, let parent):
             parentIsRootWindow = parent == application.connection.root
         case .map:
@@ -60,12 +61,12 @@ extension Window {
         case .clientMessage(_, let type, let data):
             if type == application.connection.atoms.wmProtocols { handleWindowManagerProtocol(data) }
         case .pointerEnter(let p), .pointerMotion(let p):
-            screenOrigin = Point(x: p.rootLocation.x - p.location.x, y: p.rootLocation.y - p.location.y)
+            updateScreenOrigin(Point(x: p.rootLocation.x - p.location.x, y: p.rootLocation.y - p.location.y))
             pointerMoved(p)
         case .pointerLeave(let p):
             // A leave into a child window of ours (an embedded view) still counts as leaving.
             updateHover(to: nil, at: p.location)
-            application.toolTips.pointerLeftWindow(self, event: p)
+            if feedsToolTips { application.toolTips.pointerLeftWindow(self, event: p) }
         case .buttonPress(let b):
             noteUserInput(at: b.pointer.time)
             buttonPressed(b)
@@ -96,6 +97,16 @@ extension Window {
         }
     }
 
+    /// Records where the window is on the screen; when it moved (a window manager moved it, or
+    /// the host moved an embedded window's parent), the inspector gets a new `layout` line so
+    /// that the root coordinates it reports stay true.
+    private func updateScreenOrigin(_ origin: Point, reporting: Bool = true) {
+        guard origin != screenOrigin else { return }
+        let wasKnown = screenOrigin != nil
+        screenOrigin = origin
+        if reporting, wasKnown, isMapped { application?.inspector?.windowDidLayout(self) }
+    }
+
     private func resizeFromServer(_ newSize: Size) {
         setSizeWithoutRequest(newSize)
     }
@@ -116,7 +127,7 @@ extension Window {
     private func pointerMoved(_ p: PointerEvent) {
         if let pressed = hover.pressedView {
             pressed.pointerDragged(to: pressed.convertFromWindow(p.location))
-            application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain)
+            if feedsToolTips { application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain) }
             return
         }
         let hit = rootView.hitTest(p.location)
@@ -128,7 +139,7 @@ extension Window {
             let local = view.convertFromWindow(p.location)
             for interaction in view.interactions { interaction.handle(.pointerMoved(local)) }
         }
-        application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain)
+        if feedsToolTips { application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain) }
     }
 
     /// Sends exits and enters for the views the pointer left and reached.
@@ -162,7 +173,7 @@ extension Window {
         let hit = rootView.hitTest(location)
         updateHover(to: hit, at: location)
         // The tooltip hears of the press first, and never takes it: the widget still gets it.
-        application.toolTips.buttonPressed(in: self, event: b, chain: hover.chain)
+        if feedsToolTips { application.toolTips.buttonPressed(in: self, event: b, chain: hover.chain) }
         if b.button.isScroll { return }
         let isRepeat =
             b.pointer.time &- hover.lastPressTime <= Window.doubleClickInterval
@@ -175,8 +186,9 @@ extension Window {
             let local = view.convertFromWindow(location)
             for interaction in view.interactions { interaction.handle(.buttonPressed(b.button, local)) }
         }
-        // A click focuses the innermost focusable view, without a ring (mouse focus).
-        if let focusable = hover.chain.last(where: { $0.acceptsFocus }) {
+        // A click focuses the innermost focusable view, without a ring (mouse focus); not in
+        // a tooltip, whose views the keyboard reaches from its source.
+        if feedsToolTips, let focusable = hover.chain.last(where: { $0.canTakeFocus }) {
             focus(focusable, byKeyboard: false)
         }
         let event = { (view: View) in
@@ -184,7 +196,8 @@ extension Window {
                 button: b.button, location: view.convertFromWindow(location), clickCount: self.hover.clickCount,
                 modifiers: b.pointer.modifiers)
         }
-        for view in hover.chain.reversed() where view.buttonPressed(event(view)) {
+        // Disabled views take no presses (their interactions heard of it above).
+        for view in hover.chain.reversed() where view.isEnabledInHierarchy && view.buttonPressed(event(view)) {
             hover.pressedView = view
             hover.pressedButton = b.button
             break
@@ -206,12 +219,14 @@ extension Window {
         }
         // The hover chain may be stale after a drag; bring it up to date.
         updateHover(to: rootView.hitTest(location), at: location)
-        application?.toolTips.buttonReleased(in: self, event: b, chain: hover.chain)
+        if feedsToolTips { application?.toolTips.buttonReleased(in: self, event: b, chain: hover.chain) }
     }
 
     // MARK: - Keyboard
 
     private func keyPressed(_ k: KeyEvent) {
+        // The views of an open click tooltip whose source has focus come first (Tab enters them).
+        if application?.toolTips.contentKeyPressed(k, in: self) == true { return }
         if application?.toolTips.keyPressed(k) == true { return }
         if let focused = focusedView {
             for interaction in focused.interactions { interaction.handle(.keyPressed(k)) }

@@ -12,14 +12,14 @@ extension Window {
     ///   - byKeyboard: whether this counts as keyboard navigation: the focus ring shows and the
     ///     view's tooltip appears after the delay. Clicks and the initial focus pass false.
     public func focus(_ view: View?, byKeyboard: Bool = false) {
-        if let view, !(view.acceptsFocus && view.window === self && view.isVisibleInWindow) { return }
+        if let view, !(view.canTakeFocus && view.window === self && view.isVisibleInWindow) { return }
         let old = focusState.view
         if old === view {
             if byKeyboard != focusState.isVisible {
                 focusState.isVisible = byKeyboard
                 view?.focusDidChange()
             }
-            if byKeyboard, let view { application?.toolTips.focusDidMove(to: view, byKeyboard: true) }
+            if byKeyboard, feedsToolTips, let view { application?.toolTips.focusDidMove(to: view, byKeyboard: true) }
             return
         }
         focusState.view = view
@@ -32,14 +32,15 @@ extension Window {
             view.focusDidChange()
             for interaction in view.interactions { interaction.handle(.focusGained(byKeyboard: byKeyboard)) }
         }
-        application?.toolTips.focusDidMove(to: view, byKeyboard: byKeyboard)
+        if feedsToolTips { application?.toolTips.focusDidMove(to: view, byKeyboard: byKeyboard) }
     }
 
-    /// The views that take focus, in Tab order (the order of the view tree).
+    /// The views that take focus, in Tab order (the order of the view tree); hidden and
+    /// disabled views are left out.
     public var focusableViews: [View] {
         var result: [View] = []
         func visit(_ view: View) {
-            guard !view.isHidden else { return }
+            guard !view.isHidden, view.isEnabled else { return }
             if view.acceptsFocus { result.append(view) }
             for subview in view.subviews { visit(subview) }
         }

@@ -293,6 +293,10 @@ open class Window: EventTarget {
         didCreateWindow(connection)
     }
 
+    /// Whether the window's pointer and focus events go to the tooltip controller as events of
+    /// an application window; the tooltip's own window reports its events itself.
+    var feedsToolTips: Bool { true }
+
     /// Hook for subclasses: the X window exists now.
     func didCreateWindow(_ connection: DisplayConnection) {}
 
@@ -420,6 +424,16 @@ open class Window: EventTarget {
         context.withTranslation(dx: 0, dy: 0, clippedTo: area) {
             context.clear(area)
             rootView.drawHierarchy(in: context)
+            // The standard focus ring lies outside its view: drawn last, clipped by no
+            // container, so that it shows whole even around a view at a stack's edge.
+            if let focused = focusedView, focused.showsFocusRing, !focused.drawsOwnFocusRing,
+                focused.isVisibleInWindow
+            {
+                let origin = focused.convertToWindow(Point.zero)
+                context.withTranslation(dx: origin.x, dy: origin.y, clippedTo: nil) {
+                    focused.drawStandardFocusRing(in: context)
+                }
+            }
         }
     }
 
@@ -441,6 +455,12 @@ open class Window: EventTarget {
         if let pressed = hover.pressedView, pressed.isDescendant(of: view) { hover.pressedView = nil }
         if let focused = focusedView, focused.isDescendant(of: view) { focus(nil) }
         application?.toolTips.viewDidDisappear(view)
+    }
+
+    /// A view in the window was disabled: it loses focus and the press it took.
+    func viewDidBecomeDisabled(_ view: View) {
+        if let pressed = hover.pressedView, pressed.isDescendant(of: view) { hover.pressedView = nil }
+        if let focused = focusedView, focused.isDescendant(of: view) { focus(nil) }
     }
 
     /// Handles an X event for this window.
