@@ -51,7 +51,7 @@ let status = Label("Arrived: waiting")
 status.identifier = "status"
 let button = Button(title: "Results")
 button.identifier = "results-button"
-let tip = ToolTipInteraction(trigger: .click, defaultToolTip: "")
+let tip = ToolTipInteraction(trigger: .click, placement: .bottom, defaultToolTip: "")
 tip.delegate = arrivals
 button.addInteraction(tip)
 let window = Window(title: "async-example: waiting", size: Size(width: 360, height: 160))

@@ -32,10 +32,15 @@ final class RunLoopSources {
     private(set) var sources: [RunLoopSource] = []
     /// The epoll descriptor a host polls (`Application.fileDescriptor`), made on first use.
     private var epoll: Int32 = -1
-    private var warnedOffMainThread = false
+    /// Whether the off-main-thread warning was given (once per process).
+    private static var warnedOffMainThread = false
 
     init() {
         mainQueue = cx11_main_queue_open()
+    }
+
+    isolated deinit {
+        if epoll >= 0 { _ = Glibc.close(epoll) }
     }
 
     /// Whether the main actor's jobs run while the loop runs (false off the main thread).
@@ -76,8 +81,8 @@ final class RunLoopSources {
     /// Says once, on standard error, that a loop running off the main thread holds up the main
     /// actor (an `async` main, where Dispatch serves the main queue from worker threads).
     func warnIfOffMainThread() {
-        guard !drainsMainQueue, !warnedOffMainThread, cx11_is_main_thread() == 0 else { return }
-        warnedOffMainThread = true
+        guard !drainsMainQueue, !Self.warnedOffMainThread, cx11_is_main_thread() == 0 else { return }
+        Self.warnedOffMainThread = true
         Log.warning(
             "the run loop is not on the process's main thread (an async main?): "
                 + "jobs for the main actor wait until it returns; call run() from synchronous code")
