@@ -10,9 +10,9 @@ import X11UI
 // the main actor, a detached task that hands its result back with `await MainActor.run`,
 // `DispatchQueue.main.asyncAfter`, an `AsyncStream` fed from another thread, and a repeating
 // timer. Each arrival updates the window's title, a label, and the tooltip shown on the button
-// (in place). `--loop` picks who drives X11UI: its own `run()`, a host loop that reads events
-// with `XNextEvent` and passes them to `handle(_:)`, or a host loop that polls
-// `app.fileDescriptor` and calls `processPending()`.
+// (in place). `--loop` picks who drives X11UI: its own `run()` (or `run(until:)`, `run(for:)`
+// in slices), a host loop that reads events with `XNextEvent` and passes them to `handle(_:)`,
+// or a host loop that polls `app.fileDescriptor` and calls `processPending()`.
 
 func die(_ message: String) -> Never {
     var bytes = Array("async-example: \(message)\n".utf8)
@@ -20,7 +20,7 @@ func die(_ message: String) -> Never {
     exit(1)
 }
 
-let usage = "usage: async-example [--loop run|handle|poll] [--report-latency]"
+let usage = "usage: async-example [--loop run|until|for|handle|poll] [--report-latency]"
 var loop = "run"
 var reportLatency = false
 var arguments = CommandLine.arguments.dropFirst()
@@ -31,10 +31,10 @@ while let argument = arguments.popFirst() {
     default: die("unknown argument \"\(argument)\"\n\(usage)")
     }
 }
-guard ["run", "handle", "poll"].contains(loop) else { die(usage) }
+guard ["run", "until", "for", "handle", "poll"].contains(loop) else { die(usage) }
 
 guard let display = XOpenDisplay(nil) else { die("cannot open the display") }
-let app = loop == "run" ? try Application() : Application(display: display)
+let app = ["handle", "poll"].contains(loop) ? Application(display: display) : try Application()
 
 /// What has arrived so far, by the way it came.
 @MainActor final class Arrivals: ToolTipInteractionDelegate {
@@ -131,6 +131,21 @@ if reportLatency {
 switch loop {
 case "run":
     do { try app.run() } catch { die("\(error)") }
+case "until", "for":
+    // The loop in slices, as tests and tours run it: the jobs run inside each slice too.
+    var closed = false
+    window.onClose = { closed = true }
+    do {
+        while !closed {
+            if loop == "until" {
+                try app.run(until: { closed }, timeout: .seconds(60))
+            } else {
+                try app.run(for: .milliseconds(250))
+            }
+        }
+    } catch {
+        die("\(error)")
+    }
 case "handle":
     // The host reads the events; X11UI gets its own and runs its jobs after each batch.
     var running = true

@@ -16,7 +16,7 @@ import X11TestSupport
 struct AsyncExampleTests {
     static let arrivals = "detached 50005000, dispatch, stream 1+2+3, task, timer"
 
-    @Test(arguments: ["run", "handle", "poll"])
+    @Test(arguments: ["run", "until", "for", "handle", "poll"])
     func tasksDispatchAndStreamsUpdateTheWindowAndTheShownTooltip(loop: String) throws {
         let session = try ProgramSession(
             "async-example", arguments: ["--loop", loop, "--report-latency"], readyView: "results-button")
