@@ -70,9 +70,12 @@ window.show()
 // The tooltip shows once the window is mapped, and stays while the results come in.
 app.schedule(after: .milliseconds(100)) { tip.present() }
 
-// 1. A task on the main actor that sleeps (Task.sleep, served by Dispatch's threads).
+// 1. A task on the main actor that sleeps (Task.sleep, served by Dispatch's threads), then
+//    waits in a loop of its own for a moment, as a modal dialog would: events, timers and
+//    paints go on; other jobs for the main actor wait until it returns.
 Task { @MainActor in
     try await Task.sleep(for: .milliseconds(300))
+    try app.run(for: .milliseconds(50))
     arrived("task")
 }
 // 2. Work off the main actor, with its result handed back.

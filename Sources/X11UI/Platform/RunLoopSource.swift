@@ -32,6 +32,10 @@ final class RunLoopSources {
     private(set) var sources: [RunLoopSource] = []
     /// The epoll descriptor a host polls (`Application.fileDescriptor`), made on first use.
     private var epoll: Int32 = -1
+    /// Whether the main queue's jobs are running: a job that runs a loop of its own (a modal
+    /// `run(until:)`) must not drain the queue again, as CFRunLoop never does from inside a
+    /// main-queue callout; the jobs queued meanwhile run when it returns.
+    private var isDraining = false
     /// Whether the off-main-thread warning was given (once per process).
     private static var warnedOffMainThread = false
 
@@ -49,7 +53,9 @@ final class RunLoopSources {
     /// The descriptors to sleep on, the X connection's first.
     func pollDescriptors(connection: Int32) -> [pollfd] {
         var descriptors = [pollfd(fd: connection, events: Int16(POLLIN), revents: 0)]
-        if mainQueue.port >= 0 { descriptors.append(pollfd(fd: mainQueue.port, events: Int16(POLLIN), revents: 0)) }
+        if mainQueue.port >= 0, !isDraining {
+            descriptors.append(pollfd(fd: mainQueue.port, events: Int16(POLLIN), revents: 0))
+        }
         for source in sources {
             descriptors.append(pollfd(fd: source.fileDescriptor, events: source.events, revents: 0))
         }
@@ -72,9 +78,11 @@ final class RunLoopSources {
     /// Runs what is queued on the main queue, as CFRunLoop does on Linux: consume the eventfd's
     /// count first, so that work queued while the jobs run pokes it again and wakes the loop.
     func drainMainQueue() {
-        guard mainQueue.port >= 0 else { return }
+        guard mainQueue.port >= 0, !isDraining else { return }
         var count: UInt64 = 0
         guard read(mainQueue.port, &count, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size else { return }
+        isDraining = true
+        defer { isDraining = false }
         cx11_main_queue_drain(mainQueue)
     }
 
