@@ -38,6 +38,9 @@ struct ConsumerPackageTests {
             to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try readmeBlock(after: "## A first program").write(
             to: package.appendingPathComponent("Sources/Shop/main.swift"), atomically: true, encoding: .utf8)
+        // The README's view that draws compiles as written.
+        try ("import X11UI\n\n" + readmeBlock(after: "### Views that draw")).write(
+            to: package.appendingPathComponent("Sources/Shop/Meter.swift"), atomically: true, encoding: .utf8)
         // An embedder's Xlib comes with X11UI: `import CX11` needs no other dependency.
         try """
         import CX11
