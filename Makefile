@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-SCREENSHOTS ?= assets/screenshots
+SCREENSHOTS ?= .build/screenshots
 
 # Build: X11, Xft, fontconfig, cairo, RandR, XFixes, FriBidi and HarfBuzz headers; tests and
 # tools: XTest, X-Resource, Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests), openbox (tests under a window manager);
@@ -17,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DOCC ?= $(shell dirname $$(readlink -f $$(command -v $(SWIFT))))/docc
 
-.PHONY: all deps build demo test lint bench bench-gtk sanitize docs clean release install install-files uninstall
+.PHONY: all deps build demo screenshots test lint bench bench-gtk sanitize docs clean release install install-files uninstall
 
 all: build
 
@@ -38,15 +38,23 @@ build: deps
 	$(SWIFT) build
 
 # With a display: the demo on it. Without: the demo on a private Xvfb, toured by XTest, with
-# a screenshot of every scene written to $(SCREENSHOTS).
+# a screenshot of every scene written to $(SCREENSHOTS) (under .build: tracked files stay as
+# they are).
 demo: deps
 	$(SWIFT) build --product tooltip-demo
 	$(SWIFT) build --product demo-tour
 	@if [ -n "$$DISPLAY" ]; then \
 		exec .build/debug/tooltip-demo; \
 	else \
-		.build/debug/demo-tour --output $(SCREENSHOTS); \
+		.build/debug/demo-tour --output $(SCREENSHOTS) && echo "Screenshots written to $(SCREENSHOTS)/"; \
 	fi
+
+# The README's gallery: the same tour, at 96 and 192 dpi, into assets/screenshots.
+screenshots: deps
+	$(SWIFT) build --product tooltip-demo
+	$(SWIFT) build --product demo-tour
+	.build/debug/demo-tour --output assets/screenshots
+	.build/debug/demo-tour --output assets/screenshots --dpi 192
 
 # Every test. Tests start their own Xvfb on a free display number; none needs $$DISPLAY.
 test: deps
@@ -76,14 +84,17 @@ bench-gtk: deps
 sanitize: deps
 	X11UI_EXPECT_ASAN=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
-# The DocC reference and articles as a static site in .build/docs (the docc plugin cannot be
-# fetched here: dump the symbol graph, then docc convert). Unresolved links fail the build.
-docs:
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
-	rm -rf .build/docs-symbols .build/docs && mkdir -p .build/docs-symbols
-	cp .build/*/symbolgraph/X11UI.symbols.json .build/*/symbolgraph/X11UI@*.symbols.json .build/docs-symbols/ 2>/dev/null || \
-		cp .build/*/symbolgraph/X11UI.symbols.json .build/docs-symbols/
-	$(DOCC) convert Sources/X11UI/X11UI.docc --additional-symbol-graph-dir .build/docs-symbols \
+# The DocC reference and articles as a static site in .build/docs. The docc plugin cannot be
+# fetched here, and `swift package dump-symbol-graph` fails until the tests are built; so the
+# compiler writes X11UI's symbol graph while it builds the library alone, in its own scratch
+# folder (the flags would otherwise invalidate the normal build; the graph stays there and is
+# rewritten whenever the module is), then docc converts. Unresolved links fail the build.
+docs: deps
+	rm -rf .build/docs
+	$(SWIFT) build --target X11UI --scratch-path .build/docs-build \
+		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs-build/symbols \
+		-Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+	$(DOCC) convert Sources/X11UI/X11UI.docc --additional-symbol-graph-dir .build/docs-build/symbols \
 		--output-path .build/docs --fallback-display-name X11UI --fallback-bundle-identifier org.x11ui.X11UI \
 		--transform-for-static-hosting --warnings-as-errors
 	@echo "Open .build/docs/index.html through a web server (python3 -m http.server -d .build/docs)."

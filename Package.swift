@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "tooltip-demo", targets: ["tooltip-demo"]),
         .executable(name: "embed-example", targets: ["embed-example"]),
         .executable(name: "tooltip-bench", targets: ["tooltip-bench"]),
+        .executable(name: "async-example", targets: ["async-example"]),
     ],
     targets: [
         // Xlib, Xft, fontconfig, cairo and the X extensions the toolkit uses.
@@ -32,6 +33,7 @@ let package = Package(
         .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),
         .executableTarget(name: "embed-example", dependencies: ["X11UI", "CX11"]),
+        .executableTarget(name: "async-example", dependencies: ["X11UI", "CX11"]),
         .executableTarget(name: "tooltip-bench", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest"]),
         .testTarget(
             name: "X11UITests", dependencies: ["X11UI", "X11TestSupport"],
@@ -40,7 +42,10 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             // The executables are dependencies so that `swift test` builds them to drive.
-            dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo", "embed-example"]
+            dependencies: [
+                "X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo", "embed-example",
+                "async-example",
+            ]
         ),
         .testTarget(
             name: "ReliabilityTests", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest", "tooltip-demo"]),

@@ -23,6 +23,9 @@
 #include <harfbuzz/hb-ft.h>
 #include <dlfcn.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/epoll.h>
 
 /* Only what Swift cannot import as it is. Function-like macros (DefaultScreen, RootWindow,
    ConnectionNumber) have X-prefixed function twins, and fontconfig's FC_* property names are
@@ -163,5 +166,37 @@ static inline int cx11_shape(const struct cx11_harfbuzz *hb, hb_font_t *font, FT
     }
     return (int)count;
 }
+
+/* libdispatch's main queue, drained by the run loop as Foundation's CFRunLoop drains it on
+   Linux: the queue pokes an eventfd when work arrives (`_dispatch_get_main_queue_port_4CF`) and
+   `_dispatch_main_queue_callback_4CF` runs what is queued. Both are exported by libdispatch for
+   CoreFoundation but declared in no installed header, so they are looked up at run time: a
+   toolchain without them leaves X11UI working, minus the main queue. Only the process's main
+   thread may drain the queue, and only before dispatch_main() hands the queue to worker
+   threads (which an `async` main does). */
+struct cx11_main_queue {
+    int port;
+    void (*callback)(void *);
+};
+
+static inline struct cx11_main_queue cx11_main_queue_open(void) {
+    struct cx11_main_queue queue = {-1, NULL};
+    if (getpid() != (pid_t)syscall(SYS_gettid)) return queue;
+    void *global = dlopen(NULL, RTLD_LAZY);
+    if (!global) return queue;
+    int (*port)(void) = (int (*)(void))dlsym(global, "_dispatch_get_main_queue_port_4CF");
+    void (*callback)(void *) = (void (*)(void *))dlsym(global, "_dispatch_main_queue_callback_4CF");
+    if (port && callback) {
+        queue.port = port();
+        queue.callback = callback;
+    }
+    return queue;
+}
+
+static inline void cx11_main_queue_drain(struct cx11_main_queue queue) {
+    if (queue.callback) queue.callback(NULL);
+}
+
+static inline int cx11_is_main_thread(void) { return getpid() == (pid_t)syscall(SYS_gettid); }
 
 #endif

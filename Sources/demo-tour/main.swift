@@ -3,10 +3,11 @@ import X11TestSupport
 
 // Tours the demo on a private Xvfb: hovers and clicks every scene with XTest, as a user would,
 // and writes a screenshot of each tooltip (cropped around the tooltip and its source) plus an
-// overview. `make demo` runs it when there is no display; the README's gallery comes from it.
+// overview. `make demo` runs it when there is no display (into .build/screenshots, the
+// default); `make screenshots` runs it into assets/screenshots for the README's gallery.
 
 struct Options {
-    var output = "assets/screenshots"
+    var output = ".build/screenshots"
     var composited = false
     /// Xft.dpi for the tour (96 is the plain one); the screen grows with it.
     var dpi = 96

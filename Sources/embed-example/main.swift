@@ -139,17 +139,19 @@ while running {
             XLookupString(&event.xkey, nil, 0, &keysym, nil)
             if keysym == 0x71 { running = false }  // q
         case ClientMessage where UInt(event.xclient.data.l.0) == deleteWindow:
-            running = false
+            running = false  // the window manager's close
         default:
             break
         }
     }
-    app.fireTimers()
+    app.processJobs()  // timers (tooltip delays), jobs for the main actor
     app.flush()
     if app.isConnectionLost { die("lost the connection to the X server") }
+    // Look at `running` before blocking: q or a close in this batch ends the loop now.
+    guard running, XPending(display) == 0 else { continue }
     let timeout = app.nextDeadline.map { Int32(max(0, ($0 - .now()).milliseconds.rounded(.up))) } ?? -1
-    var descriptor = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
-    if XPending(display) == 0 { _ = poll(&descriptor, 1, timeout) }
+    var descriptor = pollfd(fd: app.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    _ = poll(&descriptor, 1, timeout)
 }
 app.close()  // X11UI lets go of the display; the host closes it
 XFreeGC(display, gc)

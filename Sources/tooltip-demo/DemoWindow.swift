@@ -61,6 +61,16 @@ final class DemoWindow {
     }
 }
 
+extension DemoWindow {
+    /// Starts filling the sample scene's cart from a simulated stream (`--stream-cart`);
+    /// returns false when the window has no sample scene.
+    func streamCart(every interval: Duration) -> Bool {
+        guard let sample else { return false }
+        sample.streamCart(every: interval)
+        return true
+    }
+}
+
 /// A thin vertical line between scenes.
 @MainActor
 final class Separator: View {

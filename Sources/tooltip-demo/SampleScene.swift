@@ -9,6 +9,7 @@ final class SampleScene {
     private let colorDelegate = ColorToolTips()
     private let regionDelegate = RegionToolTips()
     private let textDelegate = SelectionToolTips()
+    private let cartTip = ToolTipInteraction()
 
     init() {
         let defaultView = View()
@@ -38,7 +39,7 @@ final class SampleScene {
 
         let cart = Button(title: "Add to Cart", image: .asset("cart"), style: .plain)
         cart.identifier = "cart-button"
-        let cartTip = ToolTipInteraction()
+        let cartTip = self.cartTip
         cartTip.delegate = shop
         cart.addInteraction(cartTip)
         // Disabled while the cart is empty; its tooltip says why, and once enabled what it buys.
@@ -85,6 +86,28 @@ final class SampleScene {
             text
         }
         view.preferredWidth = 340
+    }
+}
+
+extension SampleScene {
+    /// Fills the cart from a simulated network stream: another thread yields one item every
+    /// `interval`, `count` times; a task on the main actor adds each to the cart, and the cart's
+    /// tooltip, when it shows, updates in place (`tooltip-demo --stream-cart`).
+    func streamCart(every interval: Duration = .seconds(1), count: Int = 10) {
+        let (items, continuation) = AsyncStream.makeStream(of: Int.self)
+        Task.detached {
+            for _ in 0..<count {
+                try await Task.sleep(for: interval)
+                continuation.yield(1)
+            }
+            continuation.finish()
+        }
+        Task { [shop, cartTip] in
+            for await added in items {
+                shop.itemCount += added
+                cartTip.setNeedsUpdate()
+            }
+        }
     }
 }
 

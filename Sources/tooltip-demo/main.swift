@@ -17,16 +17,25 @@ func warn(_ message: String) {
 }
 
 let usage = """
-    usage: tooltip-demo [--scene all|sample|icons|placements] [--display NAME]
+    usage: tooltip-demo [--scene all|sample|icons|placements] [--display NAME] [--stream-cart [MS]]
+      --stream-cart  an async task fills the cart, one item every MS milliseconds (1000)
     """
 
 var sceneName = "all"
 var displayName: String?
+var cartStreamInterval: Duration?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--scene": sceneName = arguments.popFirst() ?? ""
     case "--display": displayName = arguments.popFirst()
+    case "--stream-cart":
+        if let next = arguments.first, let milliseconds = Int(next), milliseconds > 0 {
+            arguments.removeFirst()
+            cartStreamInterval = .milliseconds(milliseconds)
+        } else {
+            cartStreamInterval = .seconds(1)
+        }
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -43,6 +52,9 @@ do {
 
 guard let demo = DemoWindow(scene: sceneName) else { die("unknown scene \"\(sceneName)\"\n\(usage)") }
 demo.window.show()
+if let cartStreamInterval, !demo.streamCart(every: cartStreamInterval) {
+    die("--stream-cart needs the sample scene")
+}
 do {
     try app.run()
 } catch {

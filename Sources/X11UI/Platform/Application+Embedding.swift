@@ -13,8 +13,9 @@ public import CX11
 /// ```
 ///
 /// A program that already calls `XNextEvent` passes each event to `handle(_:)`, keeps those it
-/// returns false for, calls `fireTimers(now:)` when `nextDeadline` passes, and `flush()` before
-/// it blocks again.
+/// returns false for, calls `processJobs()` after each batch (timers, jobs for the main actor),
+/// and `flush()` before it blocks again on `fileDescriptor` (not only the X connection's: the
+/// main actor's jobs and added sources wake it too).
 extension Application {
     /// Receives the events `processPending()` reads that X11UI did not consume: the host's own
     /// windows' events, and those of a `ForeignWindow` (which the host handles too). Set it
@@ -24,10 +25,15 @@ extension Application {
         set { hostEvents = newValue }
     }
 
-    /// The X connection's file descriptor, for a host loop's `poll` or `select`.
-    public var fileDescriptor: Int32 { connection.fileDescriptor }
+    /// The one descriptor a host loop polls (`poll`, `select`, `epoll`) for X11UI: readable when
+    /// the X connection has data, when a job is queued for the main actor or on
+    /// `DispatchQueue.main`, or when a source the application watches is ready. It is an epoll
+    /// descriptor over all of them (level-triggered: nothing needs reading from it); call
+    /// `processPending()`, or `processJobs()` in a loop that reads X events itself, when it is
+    /// readable. Valid until `close()`.
+    public var fileDescriptor: Int32 { isClosed ? -1 : sources.aggregate(connection: connection.fileDescriptor) }
 
-    /// When X11UI next needs `processPending()` or `fireTimers(now:)` called, even if the
+    /// When X11UI next needs `processPending()` or `processJobs()` called, even if the
     /// connection stays quiet; nil when no timer is pending.
     public var nextDeadline: MonotonicInstant? { timers.nextDeadline }
 
@@ -44,8 +50,7 @@ extension Application {
             let consumed = dispatch(translator.translate(&event))
             if !consumed, let hostEvents { hostEvents(event) }
         }
-        fireTimers(now: .now())
-        updateWindows()
+        processJobs()
         connection.flush()
     }
 
@@ -61,9 +66,15 @@ extension Application {
         return consumed
     }
 
-    /// Fires the timers due at `now` (tooltip delays, for instance).
-    public func fireTimers(now: MonotonicInstant = .now()) {
-        for timer in timers.removeDue(at: now) { timer.fire() }
+    /// Runs the work that X events do not bring: due timers, the jobs queued for the main
+    /// actor and on `DispatchQueue.main`, and the handlers of ready sources; then lays out and
+    /// paints what they changed. A host that reads events itself calls it after each batch of
+    /// events and whenever `fileDescriptor` is readable or `nextDeadline` passes
+    /// (`processPending()` calls it too).
+    public func processJobs() {
+        guard !isClosed else { return }
+        fireTimers(now: .now())
+        sources.service()
         updateWindows()
     }
 

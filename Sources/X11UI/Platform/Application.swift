@@ -18,9 +18,11 @@ protocol EventTarget: AnyObject {
 /// try app.run()                        // returns when the last window closes
 /// ```
 ///
-/// The run loop is single-threaded: it drains Xlib's event queue, fires due timers, lays out and
-/// paints the windows that need it, flushes, and then sleeps in `poll()` until the X connection
-/// has data or the next timer is due. An idle program uses no CPU.
+/// The run loop is single-threaded: it drains Xlib's event queue, fires due timers, runs the jobs
+/// queued for the main actor (`Task { @MainActor in … }`, `await MainActor.run`,
+/// `DispatchQueue.main.async`), lays out and paints the windows that need it, flushes, and then
+/// sleeps in `poll()` until the X connection has data, a job is queued or the next timer is due.
+/// An idle program uses no CPU.
 @MainActor
 public final class Application {
     /// The most recently created application that is still open; windows created without an
@@ -30,6 +32,8 @@ public final class Application {
     let connection: DisplayConnection
     let translator: EventTranslator
     var timers = TimerQueue()
+    /// The main queue's eventfd and the descriptors added with `addSource` (RunLoopSource.swift).
+    let sources = RunLoopSources()
     private var targets: [UInt: any EventTarget] = [:]
     private var windowsNeedingUpdate: [Window] = []
     private var quitRequested = false
@@ -119,6 +123,7 @@ public final class Application {
         for case let window as Window in targets.values { window.close() }
         resources.removeAll()
         targets.removeAll()
+        sources.close()
         connection.flush()
         connection.close()
         isClosed = true
@@ -132,6 +137,7 @@ public final class Application {
     /// - Throws: `X11UIError.connectionLost(name:)` when the X server goes away.
     public func run() throws(X11UIError) {
         quitRequested = false
+        sources.warnIfOffMainThread()
         try turn()
         while !quitRequested && !isClosed {
             waitForActivity(timeout: nil)
@@ -145,6 +151,7 @@ public final class Application {
         until condition: () -> Bool, timeout: Duration = .seconds(5)
     ) throws(X11UIError) -> Bool {
         let end = MonotonicInstant.now() + timeout
+        sources.warnIfOffMainThread()
         try turn()
         while !condition() {
             let now = MonotonicInstant.now()
@@ -169,7 +176,8 @@ public final class Application {
         if connection.isBroken { throw X11UIError.connectionLost(name: connection.name) }
     }
 
-    /// Sleeps until the X connection has data, the next timer is due, or `timeout` passes.
+    /// Sleeps until the X connection or a source has data, a job is queued for the main actor,
+    /// the next timer is due, or `timeout` passes.
     private func waitForActivity(timeout: Duration?) {
         guard !isClosed, connection.isUsable else { return }
         // Events Xlib already read (while painting, say) do not wake poll(): st's x.c does this.
@@ -180,33 +188,15 @@ public final class Application {
             wait = min(wait ?? untilTimer, untilTimer)
         }
         // ppoll sleeps to the nanosecond: a tooltip's 500 ms is 500 ms, not "up to 501".
-        var descriptor = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        var descriptors = sources.pollDescriptors(connection: connection.fileDescriptor)
+        let count = nfds_t(descriptors.count)
         if let wait {
             var span = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
-            _ = ppoll(&descriptor, 1, &span, nil)
+            _ = ppoll(&descriptors, count, &span, nil)
         } else {
-            _ = ppoll(&descriptor, 1, nil, nil)
+            _ = ppoll(&descriptors, count, nil, nil)
         }
     }
-
-    // MARK: - Timers
-
-    /// Calls `action` once, `delay` from now, on the run loop.
-    @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> EventTimer {
-        schedule(at: .now() + delay, action)
-    }
-
-    /// Calls `action` once at `deadline`, on the run loop.
-    @discardableResult
-    public func schedule(at deadline: MonotonicInstant, _ action: @escaping @MainActor () -> Void) -> EventTimer {
-        let timer = EventTimer(deadline: deadline, action: action)
-        timers.insert(timer)
-        return timer
-    }
-
-    /// The number of timers still pending (for tests of cancellation).
-    public var pendingTimerCount: Int { timers.count }
 
     // MARK: - Dispatch
 
