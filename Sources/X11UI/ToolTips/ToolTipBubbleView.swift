@@ -91,8 +91,8 @@ final class ToolTipHostWindow: PopupWindow {
         let controller = application.toolTips
         switch event {
         case .expose(_, let rect, let count): expose(rect, remaining: count)
-        case .pointerEnter, .pointerMotion: controller.pointerOnToolTip()
-        case .pointerLeave: controller.pointerLeftToolTip()
+        case .pointerEnter(let p), .pointerMotion(let p): controller.pointerOnToolTip(at: p.rootLocation)
+        case .pointerLeave(let p): controller.pointerLeftToolTip(at: p.rootLocation)
         case .buttonPress: controller.buttonPressedOnToolTip()
         case .buttonRelease: controller.buttonReleasedOnToolTip()
         case .keyPress(let key): _ = controller.keyPressed(key)

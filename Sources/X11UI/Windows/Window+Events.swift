@@ -214,7 +214,7 @@ extension Window {
     // MARK: - Keyboard
 
     private func keyPressed(_ k: KeyEvent) {
-        if application?.toolTips.keyPressed(k) == true { return }
+        if application?.toolTips.keyPressed(k, focused: focusedView) == true { return }
         if let focused = focusedView {
             for interaction in focused.interactions { interaction.handle(.keyPressed(k)) }
             if focused.keyPressed(k) { return }
