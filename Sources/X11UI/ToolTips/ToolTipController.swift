@@ -330,7 +330,7 @@ public final class ToolTipController {
         let previous = shown?.interaction.value === interaction ? shown : nil
         let configuration: ToolTipConfiguration?
         let point: Point
-        if !again, source.anchor == .pointer, let cached = resolvedAnswer, cached.interaction.value === interaction {
+        if !again, source.anchor != .focus, let cached = resolvedAnswer, cached.interaction.value === interaction {
             (point, configuration) = (cached.point, cached.configuration)
         } else {
             point = askingPoint(
