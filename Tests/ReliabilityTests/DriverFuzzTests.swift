@@ -26,9 +26,12 @@ final class DriverFuzzTests {
     /// What B's delegate does the next time it answers, from inside the callback.
     enum Reentry: CaseIterable { case update, remove, hideWindow, present }
     var reentry: Reentry?
+    /// How many answers acted while answering (the run must not be vacuous).
+    var reentries = 0
     lazy var bDelegate = ScriptedDelegate { [unowned self] interaction, point in
         if let action = self.reentry {
             self.reentry = nil
+            self.reentries += 1
             switch action {
             case .update: interaction.setNeedsUpdate()
             case .remove: self.b.removeFromSuperview()
@@ -228,5 +231,6 @@ final class DriverFuzzTests {
                 )
             }
         }
+        #expect(steps < 500 || reentries >= 10, "delegates acted while answering \(reentries) times")
     }
 }
