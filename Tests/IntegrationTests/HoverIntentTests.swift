@@ -67,6 +67,34 @@ final class HoverIntentTests {
         #expect(hidden < 0.14, "hidden after \(Int(hidden * 1000)) ms")
     }
 
+    /// Over a window that is not the program's (the root window here) no motion arrives: the
+    /// point where the pointer left the program's window and the timeout decide.
+    @Test func beyondTheProgramsWindowTheLeavePointAndTheTimeoutDecide() throws {
+        let window = try #require(session.program.windows.compactMap { probe.info($0) }.first).rect
+        let view = try session.frame("default-view")
+        // Rest near the view's right end: the tooltip, centred at the pointer, reaches past the
+        // window's right edge.
+        func showTip() throws -> Frame {
+            session.park()
+            session.waitForNoToolTip()
+            probe.movePointer(to: view.maxX - 4, view.midY)
+            return try #require(session.waitForToolTip()).rect
+        }
+        let tip = try showTip()
+        try #require(tip.maxX > window.maxX + 4, "the tooltip \(tip) reaches past the window \(window)")
+        // Toward it, out of the window into the gap: kept until the timeout.
+        let start = Date()
+        probe.movePointer(to: window.maxX + 3, view.maxY + 1)
+        #expect(session.waitForNoToolTip(timeout: 2))
+        let kept = Date().timeIntervalSince(start)
+        #expect(kept >= 0.12, "hidden after \(Int(kept * 1000)) ms")
+        // Away from it, out of the window above: hidden at once.
+        _ = try showTip()
+        probe.movePointer(to: window.maxX + 60, view.y - 20)
+        let hidden = try #require(timeUntilHidden())
+        #expect(hidden < 0.14, "hidden after \(Int(hidden * 1000)) ms")
+    }
+
     /// Along its edge, a hover tooltip shows at the pointer: resting at the left end of the
     /// wide label puts its tooltip there, with the arrow's tip at the pointer.
     @Test func aHoverToolTipShowsAtThePointerAlongItsEdge() throws {
