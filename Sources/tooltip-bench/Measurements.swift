@@ -15,11 +15,18 @@ final class Subject {
     let restPoint: (Int, Int)
     /// A pixel that shows the window's own paint, and its colour (nil: map time only).
     let paintedPixel: (x: Int, y: Int, color: UInt32)?
+    /// Just outside the hover source on the side away from its tooltip, and just outside it on
+    /// the tooltip's side (in the gap), for the two hover-intent figures; nil to skip them.
+    let awayPoint: (Int, Int)?
+    let gapPoint: (Int, Int)?
 
     init(
         name: String, path: String, arguments: [String] = [], windowTitle: String, hoverPoint: (Int, Int),
-        clickPoint: (Int, Int)?, restPoint: (Int, Int), paintedPixel: (x: Int, y: Int, color: UInt32)?
+        clickPoint: (Int, Int)?, restPoint: (Int, Int), paintedPixel: (x: Int, y: Int, color: UInt32)?,
+        awayPoint: (Int, Int)? = nil, gapPoint: (Int, Int)? = nil
     ) {
+        self.awayPoint = awayPoint
+        self.gapPoint = gapPoint
         self.name = name
         self.path = path
         self.arguments = arguments
@@ -135,14 +142,19 @@ struct Bench {
         return watcher.waitFor(map: false).map { $0.time - start }
     }
 
-    /// Hover: pointer enters → tooltip mapped and painted, minus the nominal delay; then the
-    /// pointer leaves → unmapped, minus the grace period; and Escape → unmapped.
+    /// Hover: pointer enters → tooltip mapped and painted, minus the nominal delay; then, in
+    /// turn: the pointer jumps far away → unmapped (minus `grace`, the time the subject keeps a
+    /// tooltip on purpose); Escape → unmapped; the pointer steps just out of the source away from
+    /// the tooltip → unmapped; the pointer steps just out toward the tooltip and stops in the
+    /// gap → unmapped (the hover-intent timeout).
     func hover(_ subject: Subject, delay: Double, grace: Double, label: String? = nil, trials: Int? = nil) {
         let name = label ?? subject.name
         var shows: [Double] = []
         var painted: [Double] = []
         var leaves: [Double] = []
         var escapes: [Double] = []
+        var aways: [Double] = []
+        var stops: [Double] = []
         for trial in -1..<(trials ?? self.trials) {  // trial -1 warms up and is not counted
             probe.movePointer(to: subject.restPoint.0, subject.restPoint.1)
             usleep(700_000)  // out of browse mode
@@ -156,12 +168,18 @@ struct Bench {
                 painted.append(shown.painted - delay)
             }
             usleep(50_000)
+            let away = subject.awayPoint
+            let gap = subject.gapPoint
             if trial < 0 {
                 _ = timeToHide(after: { probe.key(0xff1b) })
-            } else if trial % 2 == 0 {
+            } else if trial % 4 == 0 {
                 if let hidden = timeToHide(after: { probe.movePointer(to: subject.restPoint.0, subject.restPoint.1) }) {
                     leaves.append(hidden - grace)
                 }
+            } else if trial % 4 == 2, let away {
+                if let hidden = timeToHide(after: { probe.movePointer(to: away.0, away.1) }) { aways.append(hidden) }
+            } else if trial % 4 == 3, let gap {
+                if let hidden = timeToHide(after: { probe.movePointer(to: gap.0, gap.1) }) { stops.append(hidden) }
             } else if let hidden = timeToHide(after: { probe.key(0xff1b) }) {
                 escapes.append(hidden)
             }
@@ -176,6 +194,14 @@ struct Bench {
         if !leaves.isEmpty {
             report("\(name).hide_on_leave_overhead_median", Stats(leaves).median, "ms")
             report("\(name).hide_on_leave_overhead_p95", Stats(leaves).p95, "ms")
+        }
+        if !aways.isEmpty {
+            report("\(name).hide_on_leave_away_median", Stats(aways).median, "ms")
+            report("\(name).hide_on_leave_away_p95", Stats(aways).p95, "ms")
+        }
+        if !stops.isEmpty {
+            report("\(name).hide_after_stopping_short_median", Stats(stops).median, "ms")
+            report("\(name).hide_after_stopping_short_p95", Stats(stops).p95, "ms")
         }
         if !escapes.isEmpty {
             report("\(name).hide_on_escape_median", Stats(escapes).median, "ms")

@@ -95,7 +95,9 @@ func machineDescription() -> String {
     let demo = Subject(
         name: "x11ui", path: demoPath, windowTitle: "X11UI Tooltips",
         hoverPoint: (hover.midX, hover.midY), clickPoint: (icon.midX, icon.midY), restPoint: (1000, 640),
-        paintedPixel: (hover.midX, hover.midY, 0x34c759))
+        paintedPixel: (hover.midX, hover.midY, 0x34c759),
+        // Its tooltip hangs below it: out of the top edge is away, out of the bottom the gap.
+        awayPoint: (hover.midX, hover.y - 2), gapPoint: (hover.midX, hover.maxY + 1))
 
     // Startup.
     try bench.startup(demo, runs: options.startupRuns)
@@ -104,7 +106,7 @@ func machineDescription() -> String {
     let running = try bench.start(demo)
     let stats = ProcStats(pid: running.pid)
     bench.report("x11ui.rss_after_start", Double(stats.rssKB) / 1024, "MB")
-    bench.hover(demo, delay: 500, grace: 150)
+    bench.hover(demo, delay: 500, grace: 0)  // leaving away hides at once: no grace
     bench.click(demo)
     bench.idle("x11ui", pid: running.pid, seconds: options.idleSeconds)
     bench.cycles(demo, count: options.shows)
@@ -139,7 +141,7 @@ func machineDescription() -> String {
         bench.hover(
             subject, delay: 500, grace: grace, label: "\(subject.name).remote_20ms", trials: max(5, options.trials / 5))
     }
-    if options.remote { try remoteHover(demo, grace: 150) }
+    if options.remote { try remoteHover(demo, grace: 0) }
 
     // Costs inside the library.
     try InProcessBench(bench: bench).run(quick: options.quick)
@@ -148,7 +150,8 @@ func machineDescription() -> String {
     if let path = options.peerGTK {
         let gtk = Subject(
             name: "gtk3", path: path, windowTitle: "peer-gtk", hoverPoint: (100, 40), clickPoint: nil,
-            restPoint: (600, 400), paintedPixel: nil)
+            restPoint: (600, 400), paintedPixel: nil,
+            awayPoint: (100, 5))  // out of the button's top, into the window's border
         // GTK caches its choice of GL visuals in the root window's GDK_VISUALS property: the
         // first GTK client on a server loads the GL stack to probe them (and keeps it mapped),
         // later clients read the cache. Both are reported; the figures below are the warm ones.

@@ -23,8 +23,24 @@ final class DriverFuzzTests {
     let eBox: VStack
     let column: VStack
     var bText = "B-left 0"
-    lazy var bDelegate = ScriptedDelegate { [unowned self] _, point in
-        point.x < 80 ? ToolTipConfiguration(toolTip: self.bText, in: Rect(x: 0, y: 0, width: 80, height: 40)) : nil
+    /// What B's delegate does the next time it answers, from inside the callback.
+    enum Reentry: CaseIterable { case update, remove, hideWindow, present }
+    var reentry: Reentry?
+    /// How many answers acted while answering (the run must not be vacuous).
+    var reentries = 0
+    lazy var bDelegate = ScriptedDelegate { [unowned self] interaction, point in
+        if let action = self.reentry {
+            self.reentry = nil
+            self.reentries += 1
+            switch action {
+            case .update: interaction.setNeedsUpdate()
+            case .remove: self.b.removeFromSuperview()
+            case .hideWindow: self.harness.window?.hide()
+            case .present: interaction.present()
+            }
+        }
+        return point.x < 80
+            ? ToolTipConfiguration(toolTip: self.bText, in: Rect(x: 0, y: 0, width: 80, height: 40)) : nil
     }
     let bInteraction = ToolTipInteraction()
 
@@ -124,6 +140,7 @@ final class DriverFuzzTests {
         for step in 0..<steps {
             let context = "seed \(seed) step \(step)"
             let action = Int.random(in: 0..<100, using: &rng)
+            let callsBefore = bDelegate.calls
             if trace {
                 print("step \(step) action \(action) pointer \(pointer) showing \(controller.shownText ?? "-")")
             }
@@ -166,12 +183,29 @@ final class DriverFuzzTests {
                 if window.isVisible { window.hide() } else { window.show() }
                 model.armed = nil
                 model.inside = nil
+            case 74..<80:
+                // Re-entrant delegates: the next answer updates, removes its view, hides the
+                // window or presents, from inside the callback.
+                reentry = Reentry.allCases.randomElement(using: &rng)
+                if Bool.random(using: &rng) { bInteraction.setNeedsUpdate() }
+            case 80..<82:
+                if b.superview == nil { column.subviews.first?.addSubview(b) }
             default:
                 harness.wait(Int.random(in: 1...70, using: &rng))
             }
             harness.app.processPending()
+            // A delegate that changed the world while answering: the model follows.
+            if b.superview == nil || !b.isVisibleInWindow {
+                if model.armed?.view === b { model.armed = nil }
+                if model.inside?.view === b { model.inside = nil }
+            }
+            if !window.isVisible {
+                model.armed = nil
+                model.inside = nil
+            }
 
             // Invariants.
+            #expect(bDelegate.calls - callsBefore <= 4, "the delegate is asked a bounded number of times: \(context)")
             #expect(harness.app.pendingTimerCount <= 1, "one tooltip timer at most: \(context)")
             if controller.isShowing {
                 let source = controller.shownSource
@@ -197,5 +231,6 @@ final class DriverFuzzTests {
                 )
             }
         }
+        #expect(steps < 500 || reentries >= 10, "delegates acted while answering \(reentries) times")
     }
 }

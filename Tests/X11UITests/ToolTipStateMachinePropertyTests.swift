@@ -54,6 +54,10 @@ private enum Invariant: String, CaseIterable {
     case graceOnlyForHover = "a grace deadline only while a hover tooltip shows"
     case clickNeverPending = "click tooltips never wait for a delay"
     case hoverShowsUnderPointer = "a hover tooltip shows only while the pointer is on its source"
+    case showsOnlyAnswered = "a .show or .update only in answer to a question, with content"
+    case emptyAnswerNoBrowse = "an empty answer with nothing on the screen leaves browse mode as it was"
+    case questionsWithdrawn = "any input but an answer, an update request or a placement withdraws the question"
+    case updatesBounded = "an update asked for while answering is served once, after (never a loop)"
 }
 
 private struct Simulation {
@@ -66,8 +70,11 @@ private struct Simulation {
     var displayed: Source?
     /// The timer the driver holds (the last `.setTimer`).
     var timer: MonotonicInstant?
-    /// An input the driver sends right after the last step (the delegate's answer to a show).
-    var followUp: Input?
+    /// Inputs the driver sends right after the last step: what a delegate does while answering,
+    /// then its answer.
+    var followUps: [Input] = []
+    /// Questions asked in a row, each answered by the next.
+    var reasksInARow = 0
     var trace: [[Effect]] = []
     var violations: [Invariant: String] = [:]
     /// The last inputs, for failure messages.
@@ -82,10 +89,7 @@ private struct Simulation {
     mutating func random(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
 
     mutating func nextInput() -> (Input, MonotonicInstant) {
-        if let followUp {
-            self.followUp = nil
-            return (followUp, now)
-        }
+        if !followUps.isEmpty { return (followUps.removeFirst(), now) }
         let spans: [Int64] = [5, 100, 400, 900]
         let time = now + .milliseconds(Int64(random(Int(spans[random(spans.count)]))))
         if let timer, timer <= time { return (.timer, max(timer, now)) }
@@ -97,17 +101,21 @@ private struct Simulation {
                 if displayed != nil { options += [.toolTip, .toolTip] }
                 pointer = options[random(options.count)]
             }
-            return (.pointer(pointer), time)
+            let location = random(2) == 0 ? nil : Point(x: Double(random(300)), y: Double(random(200)))
+            return (.pointer(pointer, at: location), time)
         case 40..<48: return (.buttonPress(pointer), time)
         case 48..<56: return (.buttonRelease(pointer), time)
         case 56..<62: return (.escape, time)
-        case 62..<72: return (.focus(random(4) == 0 ? nil : focusSources[random(focusSources.count)]), time)
+        case 62..<72:
+            let source = random(4) == 0 ? nil : focusSources[random(focusSources.count)]
+            return (.focus(source, byKeyboard: random(5) != 0), time)
         case 72..<76:
             let id = UInt64(1 + random(6))
             if pointer.source?.interaction == id { pointer = .nothing }
             return (.sourceGone(id), time)
         case 76..<79: return (.dismissAll, time)
         case 79..<90: return (.invalidate(UInt64(1 + random(6))), time)
+        case 90..<94: return (.activate(clickSources[random(clickSources.count)]), time)
         default: return (.timer, time)  // a spurious wake-up
         }
     }
@@ -117,9 +125,12 @@ private struct Simulation {
         now = time
         recent.append((time.nanoseconds / 1_000_000, input))
         if recent.count > 12 { recent.removeFirst() }
+        let lastHiddenBefore = machine.lastHidden
+        let displayedBefore = displayed
         let effects = machine.reduce(input, now: now)
         trace.append(effects)
         check(effects, after: input)
+        noteAnswer(input, lastHiddenBefore: lastHiddenBefore, displayedBefore: displayedBefore)
         planFollowUp(after: effects)
     }
 
@@ -144,18 +155,23 @@ private struct Simulation {
 
     static func describe(_ input: Input) -> String {
         switch input {
-        case .pointer(let t): return "pointer(\(describe(t)))"
+        case .pointer(let t, let p): return "pointer(\(describe(t)), \(p.map { "\($0)" } ?? "-"))"
         case .buttonPress(let t): return "press(\(describe(t)))"
         case .buttonRelease(let t): return "release(\(describe(t)))"
-        case .focus(let s): return "focus(\(describe(s)))"
+        case .focus(let s, _): return "focus(\(describe(s)))"
         default: return "\(input)"
         }
     }
 
     mutating func check(_ effects: [Effect], after input: Input) {
+        var isContent = false
+        if case .answer(.content) = input { isContent = true }
         for effect in effects {
             switch effect {
+            case .ask, .reask:
+                counts["ask", default: 0] += 1
             case .show(let s):
+                expect(isContent, .showsOnlyAnswered)
                 expect(!s.isSamePlace(as: displayed), .noReshowOfShown)
                 displayed = s
                 counts["show \(s.anchor)", default: 0] += 1
@@ -164,7 +180,9 @@ private struct Simulation {
                     expect(under?.interaction == s.interaction && under?.anchor == .pointer, .hoverShowsUnderPointer)
                 }
             case .update(let s):
-                expect(displayed == s, .updateOnlyShown)
+                expect(isContent, .showsOnlyAnswered)
+                expect(displayed?.interaction == s.interaction && displayed?.anchor == s.anchor, .updateOnlyShown)
+                displayed = s
                 counts["update", default: 0] += 1
             case .hide:
                 expect(displayed != nil, .hideOnlyWhenShown)
@@ -174,8 +192,18 @@ private struct Simulation {
                 timer = t
             }
         }
-        if case .regionChanged(let region) = input { displayed?.region = region }
         expect(displayed == machine.shown, .effectsTrackState)
+        let asks = effects.filter { if case .ask = $0 { true } else if case .reask = $0 { true } else { false } }
+        switch input {
+        case .answer, .invalidate, .placed: break
+        default: expect(machine.question == nil || !asks.isEmpty, .questionsWithdrawn)
+        }
+        if case .answer = input, effects.contains(where: { if case .reask = $0 { true } else { false } }) {
+            reasksInARow += 1
+        } else if case .answer = input {
+            reasksInARow = 0
+        }
+        expect(reasksInARow <= 1, .updatesBounded)
         let timerIndices = effects.indices.filter { if case .setTimer = effects[$0] { true } else { false } }
         expect(timerIndices.count <= 1 && timerIndices.allSatisfy { $0 == effects.count - 1 }, .oneSetTimerLast)
         if let pending = machine.pending {
@@ -183,8 +211,8 @@ private struct Simulation {
             expect(pending.source.anchor != .click, .clickNeverPending)
         }
         var deadlines = [machine.pending?.deadline, machine.graceDeadline].compactMap { $0 }
-        if let shown = machine.shown, let shownAt = machine.shownAt, let autoHide = shown.timings.autoHide {
-            deadlines.append(shownAt + autoHide)
+        if let showing = machine.showing, let autoHide = showing.source.timings.autoHide {
+            deadlines.append(showing.since + autoHide)
         }
         let earliest = deadlines.min()
         expect(timer == earliest && machine.timer == earliest, .timerIsEarliestDeadline)
@@ -201,18 +229,37 @@ private struct Simulation {
         if displayed == nil, pointer == .toolTip {
             // The tooltip window went away under the pointer.
             pointer = .nothing
-            followUp = .pointer(.nothing)
-            return
+            followUps.append(.pointer(.nothing))
         }
-        let shows = effects.compactMap { effect -> Source? in
-            if case .show(let s) = effect { return s }
-            return nil
+        for effect in effects {
+            switch effect {
+            case .ask(let s), .reask(let s):
+                // What a delegate may do while answering: ask for an update, remove its view,
+                // close its window.
+                switch random(10) {
+                case 0, 1: followUps.append(.invalidate(s.interaction))
+                case 2: followUps.append(.sourceGone(s.interaction))
+                case 3: followUps.append(.dismissAll)
+                default: break
+                }
+                if random(4) == 0 {
+                    followUps.append(.answer(.none))
+                } else if random(4) == 0, let other = regions[s.interaction]?.first(where: { $0 != s.region }) {
+                    followUps.append(.answer(.content(region: other)))
+                } else {
+                    followUps.append(.answer(.content(region: s.region, unchanged: random(3) == 0)))
+                }
+            case .show:
+                followUps.append(.placed(Rect(x: 0, y: 130, width: 200, height: 40)))
+            default:
+                break
+            }
         }
-        guard let s = shows.last, random(4) == 0 else { return }
-        if random(3) == 0 {
-            followUp = .contentUnavailable
-        } else if let other = regions[s.interaction]?.first(where: { $0 != s.region }) {
-            followUp = .regionChanged(other)
+    }
+
+    mutating func noteAnswer(_ input: Input, lastHiddenBefore: MonotonicInstant?, displayedBefore: Source?) {
+        if case .answer(.none) = input, displayedBefore == nil {
+            expect(machine.lastHidden == lastHiddenBefore, .emptyAnswerNoBrowse)
         }
     }
 }
@@ -250,7 +297,7 @@ private struct Simulation {
     /// Guards against a vacuous run: every kind of effect and rule was exercised many times.
     @Test func theRandomRunsExerciseEveryRule() {
         let counts = Self.results.counts
-        for key in ["show pointer", "show click", "show focus", "hide", "update", "grace", "escape hide"] {
+        for key in ["show pointer", "show click", "show focus", "hide", "update", "grace", "escape hide", "ask"] {
             #expect(counts[key, default: 0] >= 200, "\(key): \(counts[key, default: 0])")
         }
     }

@@ -29,73 +29,73 @@ private let focusG = source(6, .focus, region: regionB)
 
 private func showingHover(_ s: Source = hoverA) -> Machine {
     var m = Machine()
-    #expect(m.reduce(.pointer(.source(s)), now: at(0)) == [.setTimer(at(500))])
-    #expect(m.reduce(.timer, now: at(500)) == [.show(s), .setTimer(nil)])
+    #expect(m.run(.pointer(.source(s)), now: at(0)) == [.setTimer(at(500))])
+    #expect(m.run(.timer, now: at(500)) == [.ask(s), .setTimer(nil), .show(s)])
     return m
 }
 
 private func showingClick(_ s: Source = clickC) -> Machine {
     var m = Machine()
-    #expect(m.reduce(.buttonPress(.source(s)), now: at(0)) == [])
-    #expect(m.reduce(.buttonRelease(.source(s)), now: at(0)) == [.show(s)])
+    #expect(m.run(.buttonPress(.source(s)), now: at(0)) == [])
+    #expect(m.run(.buttonRelease(.source(s)), now: at(0)) == [.ask(s), .show(s)])
     return m
 }
 
 private func showingFocus(_ s: Source = focusF) -> Machine {
     var m = Machine()
-    #expect(m.reduce(.focus(s), now: at(0)) == [.setTimer(at(500))])
-    #expect(m.reduce(.timer, now: at(500)) == [.show(s), .setTimer(nil)])
+    #expect(m.run(.focus(s), now: at(0)) == [.setTimer(at(500))])
+    #expect(m.run(.timer, now: at(500)) == [.ask(s), .setTimer(nil), .show(s)])
     return m
 }
 
 @Suite struct ToolTipStateMachineKeyboardTests {
     @Test func keyboardFocusShowsAfterTheDelay() {
         var m = Machine()
-        #expect(m.reduce(.focus(focusF), now: at(0)) == [.setTimer(at(500))])
-        #expect(m.reduce(.timer, now: at(499)) == [])
-        #expect(m.reduce(.timer, now: at(500)) == [.show(focusF), .setTimer(nil)])
+        #expect(m.run(.focus(focusF), now: at(0)) == [.setTimer(at(500))])
+        #expect(m.run(.timer, now: at(499)) == [])
+        #expect(m.run(.timer, now: at(500)) == [.ask(focusF), .setTimer(nil), .show(focusF)])
     }
 
     @Test func focusLeavingBeforeTheDelayCancels() {
         var m = Machine()
-        _ = m.reduce(.focus(focusF), now: at(0))
-        #expect(m.reduce(.focus(nil), now: at(200)) == [.setTimer(nil)])
-        #expect(m.reduce(.timer, now: at(500)) == [])
+        _ = m.run(.focus(focusF), now: at(0))
+        #expect(m.run(.focus(nil), now: at(200)) == [.setTimer(nil)])
+        #expect(m.run(.timer, now: at(500)) == [])
         #expect(m.shown == nil)
     }
 
     @Test func movingFocusAwayHidesTheFocusToolTip() {
         var m = showingFocus()
-        #expect(m.reduce(.focus(nil), now: at(1000)) == [.hide])
+        #expect(m.run(.focus(nil), now: at(1000)) == [.hide])
         #expect(m.shown == nil)
     }
 
     @Test func movingFocusToAnotherViewHidesAndShowsItsToolTip() {
         var m = showingFocus()
-        #expect(m.reduce(.focus(focusG), now: at(1000)) == [.hide, .setTimer(at(1060))])
-        #expect(m.reduce(.timer, now: at(1060)) == [.show(focusG), .setTimer(nil)])
+        #expect(m.run(.focus(focusG), now: at(1000)) == [.hide, .setTimer(at(1060))])
+        #expect(m.run(.timer, now: at(1060)) == [.ask(focusG), .setTimer(nil), .show(focusG)])
     }
 
     @Test func escapeHidesTheFocusToolTip() {
         var m = showingFocus()
-        #expect(m.reduce(.escape, now: at(1000)) == [.hide])
-        #expect(m.reduce(.timer, now: at(5000)) == [])
+        #expect(m.run(.escape, now: at(1000)) == [.hide])
+        #expect(m.run(.timer, now: at(5000)) == [])
         #expect(m.shown == nil)
     }
 
     @Test func pointerMotionDoesNotHideAFocusToolTip() {
         var m = showingFocus()
-        #expect(m.reduce(.pointer(.nothing), now: at(1000)) == [])
-        #expect(m.reduce(.pointer(.toolTip), now: at(1100)) == [])
-        #expect(m.reduce(.pointer(.nothing), now: at(1200)) == [])
-        #expect(m.reduce(.timer, now: at(60_000)) == [])
+        #expect(m.run(.pointer(.nothing), now: at(1000)) == [])
+        #expect(m.run(.pointer(.toolTip), now: at(1100)) == [])
+        #expect(m.run(.pointer(.nothing), now: at(1200)) == [])
+        #expect(m.run(.timer, now: at(60_000)) == [])
         #expect(m.shown == focusF)
     }
 
     @Test func focusFromTheMouseShowsNothing() {
         var m = Machine()
-        #expect(m.reduce(.focus(nil), now: at(0)) == [])
-        #expect(m.reduce(.timer, now: at(1000)) == [])
+        #expect(m.run(.focus(nil), now: at(0)) == [])
+        #expect(m.run(.timer, now: at(1000)) == [])
         #expect(m.shown == nil)
     }
 }
@@ -103,20 +103,20 @@ private func showingFocus(_ s: Source = focusF) -> Machine {
 @Suite struct ToolTipStateMachineClickTests {
     @Test func clickTogglesTheToolTipOnRelease() {
         var m = Machine()
-        #expect(m.reduce(.buttonPress(.source(clickC)), now: at(0)) == [])
+        #expect(m.run(.buttonPress(.source(clickC)), now: at(0)) == [])
         #expect(m.shown == nil)
-        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(80)) == [.show(clickC)])
+        #expect(m.run(.buttonRelease(.source(clickC)), now: at(80)) == [.ask(clickC), .show(clickC)])
         #expect(m.shown == clickC)
-        #expect(m.reduce(.buttonPress(.source(clickC)), now: at(1000)) == [])
+        #expect(m.run(.buttonPress(.source(clickC)), now: at(1000)) == [])
         #expect(m.shown == clickC)
-        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(1080)) == [.hide])
+        #expect(m.run(.buttonRelease(.source(clickC)), now: at(1080)) == [.hide])
         #expect(m.shown == nil)
     }
 
     @Test func hoveringAClickSourceShowsNothing() {
         var m = Machine()
-        #expect(m.reduce(.pointer(.source(clickC)), now: at(0)) == [])
-        #expect(m.reduce(.timer, now: at(5000)) == [])
+        #expect(m.run(.pointer(.source(clickC)), now: at(0)) == [])
+        #expect(m.run(.timer, now: at(5000)) == [])
         #expect(m.shown == nil)
     }
 
@@ -131,79 +131,79 @@ private func showingFocus(_ s: Source = focusF) -> Machine {
         press: ToolTipStateMachine.Target, release: ToolTipStateMachine.Target
     ) {
         var m = Machine()
-        _ = m.reduce(.buttonPress(press), now: at(0))
-        #expect(m.reduce(.buttonRelease(release), now: at(50)) == [])
+        _ = m.run(.buttonPress(press), now: at(0))
+        #expect(m.run(.buttonRelease(release), now: at(50)) == [])
         #expect(m.shown == nil)
     }
 
     @Test func aReleaseWithoutAnyPressDoesNothing() {
         var m = Machine()
-        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(0)) == [])
+        #expect(m.run(.buttonRelease(.source(clickC)), now: at(0)) == [])
         #expect(m.shown == nil)
     }
 
     @Test func aPressOutsideTheClickToolTipHidesIt() {
         var m = showingClick()
-        #expect(m.reduce(.buttonPress(.nothing), now: at(1000)) == [.hide])
-        #expect(m.reduce(.buttonRelease(.nothing), now: at(1050)) == [])
+        #expect(m.run(.buttonPress(.nothing), now: at(1000)) == [.hide])
+        #expect(m.run(.buttonRelease(.nothing), now: at(1050)) == [])
         #expect(m.shown == nil)
     }
 
     @Test func aPressOnAHoverSourceHidesTheClickToolTip() {
         var m = showingClick()
-        #expect(m.reduce(.buttonPress(.source(hoverA)), now: at(1000)) == [.hide])
+        #expect(m.run(.buttonPress(.source(hoverA)), now: at(1000)) == [.hide])
         #expect(m.shown == nil)
     }
 
     @Test func aClickOnTheClickToolTipItselfKeepsIt() {
         var m = showingClick()
-        #expect(m.reduce(.buttonPress(.toolTip), now: at(1000)) == [])
-        #expect(m.reduce(.buttonRelease(.toolTip), now: at(1050)) == [])
+        #expect(m.run(.buttonPress(.toolTip), now: at(1000)) == [])
+        #expect(m.run(.buttonRelease(.toolTip), now: at(1050)) == [])
         #expect(m.shown == clickC)
     }
 
     @Test func aClickToolTipStaysWhenThePointerLeaves() {
         var m = showingClick()
-        #expect(m.reduce(.pointer(.nothing), now: at(1000)) == [])
-        #expect(m.reduce(.timer, now: at(3_600_000)) == [])
+        #expect(m.run(.pointer(.nothing), now: at(1000)) == [])
+        #expect(m.run(.timer, now: at(3_600_000)) == [])
         #expect(m.shown == clickC)
     }
 
     @Test func clickingAnotherClickSourceSwitchesToIt() {
         var m = showingClick()
-        #expect(m.reduce(.buttonPress(.source(clickD)), now: at(1000)) == [.hide])
-        #expect(m.reduce(.buttonRelease(.source(clickD)), now: at(1050)) == [.show(clickD)])
+        #expect(m.run(.buttonPress(.source(clickD)), now: at(1000)) == [.hide])
+        #expect(m.run(.buttonRelease(.source(clickD)), now: at(1050)) == [.ask(clickD), .show(clickD)])
         #expect(m.shown == clickD)
     }
 
     @Test func escapeHidesAClickToolTipAndAClickShowsItAgain() {
         var m = showingClick()
-        #expect(m.reduce(.escape, now: at(1000)) == [.hide])
-        _ = m.reduce(.buttonPress(.source(clickC)), now: at(2000))
-        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(2050)) == [.show(clickC)])
+        #expect(m.run(.escape, now: at(1000)) == [.hide])
+        _ = m.run(.buttonPress(.source(clickC)), now: at(2000))
+        #expect(m.run(.buttonRelease(.source(clickC)), now: at(2050)) == [.ask(clickC), .show(clickC)])
     }
 }
 
 @Suite struct ToolTipStateMachineOneAtATimeTests {
     @Test func aHoverToolTipReplacesAClickToolTip() {
         var m = showingClick()
-        #expect(m.reduce(.pointer(.source(hoverA)), now: at(1000)) == [.setTimer(at(1500))])
-        let effects = m.reduce(.timer, now: at(1500))
+        #expect(m.run(.pointer(.source(hoverA)), now: at(1000)) == [.setTimer(at(1500))])
+        let effects = m.run(.timer, now: at(1500))
         #expect(effects.contains(.show(hoverA)))
         #expect(m.shown == hoverA)
     }
 
     @Test func aClickToolTipReplacesAHoverToolTip() {
         var m = showingHover()
-        #expect(m.reduce(.buttonPress(.source(clickC)), now: at(1000)) == [.hide])
-        #expect(m.reduce(.buttonRelease(.source(clickC)), now: at(1050)) == [.show(clickC)])
+        #expect(m.run(.buttonPress(.source(clickC)), now: at(1000)) == [.hide])
+        #expect(m.run(.buttonRelease(.source(clickC)), now: at(1050)) == [.ask(clickC), .show(clickC)])
         #expect(m.shown == clickC)
     }
 
     @Test func aFocusToolTipReplacesAHoverToolTip() {
         var m = showingHover()
-        #expect(m.reduce(.focus(focusF), now: at(1000)) == [.setTimer(at(1500))])
-        #expect(m.reduce(.timer, now: at(1500)).contains(.show(focusF)))
+        #expect(m.run(.focus(focusF), now: at(1000)) == [.setTimer(at(1500))])
+        #expect(m.run(.timer, now: at(1500)).contains(.show(focusF)))
         #expect(m.shown == focusF)
     }
 
@@ -211,9 +211,9 @@ private func showingFocus(_ s: Source = focusF) -> Machine {
     /// the pointer crossed a hover source and came to rest on the shown click tooltip's window.
     @Test func aPendingHoverToolTipIsCancelledWhenThePointerRestsOnAnotherToolTip() {
         var m = showingClick()
-        _ = m.reduce(.pointer(.source(hoverA)), now: at(1000))
-        _ = m.reduce(.pointer(.toolTip), now: at(1100))
-        #expect(m.reduce(.timer, now: at(1500)) == [])
+        _ = m.run(.pointer(.source(hoverA)), now: at(1000))
+        _ = m.run(.pointer(.toolTip), now: at(1100))
+        #expect(m.run(.timer, now: at(1500)) == [])
         #expect(m.shown == clickC)
     }
 }
@@ -221,73 +221,73 @@ private func showingFocus(_ s: Source = focusF) -> Machine {
 @Suite struct ToolTipStateMachineLifecycleTests {
     @Test func sourceGoneHidesItsToolTip() {
         var m = showingHover()
-        #expect(m.reduce(.sourceGone(hoverA.interaction), now: at(1000)) == [.hide])
+        #expect(m.run(.sourceGone(hoverA.interaction), now: at(1000)) == [.hide])
         #expect(m.shown == nil)
         #expect(m.pointer == .nothing)
     }
 
     @Test func sourceGoneCancelsItsPendingToolTip() {
         var m = Machine()
-        _ = m.reduce(.pointer(.source(hoverA)), now: at(0))
-        #expect(m.reduce(.sourceGone(hoverA.interaction), now: at(100)) == [.setTimer(nil)])
-        #expect(m.reduce(.timer, now: at(500)) == [])
+        _ = m.run(.pointer(.source(hoverA)), now: at(0))
+        #expect(m.run(.sourceGone(hoverA.interaction), now: at(100)) == [.setTimer(nil)])
+        #expect(m.run(.timer, now: at(500)) == [])
         #expect(m.shown == nil)
     }
 
     @Test func sourceGoneOfAnotherInteractionChangesNothing() {
         var m = showingHover()
         let before = m
-        #expect(m.reduce(.sourceGone(hoverB.interaction), now: at(1000)) == [])
+        #expect(m.run(.sourceGone(hoverB.interaction), now: at(1000)) == [])
         #expect(m == before)
     }
 
     @Test func dismissAllHidesAndCancelsEverything() {
         var m = showingHover()
-        #expect(m.reduce(.dismissAll, now: at(1000)) == [.hide])
+        #expect(m.run(.dismissAll, now: at(1000)) == [.hide])
         #expect(m.shown == nil)
 
         var n = Machine()
-        _ = n.reduce(.focus(focusF), now: at(0))
-        #expect(n.reduce(.dismissAll, now: at(100)) == [.setTimer(nil)])
-        #expect(n.reduce(.timer, now: at(500)) == [])
+        _ = n.run(.focus(focusF), now: at(0))
+        #expect(n.run(.dismissAll, now: at(100)) == [.setTimer(nil)])
+        #expect(n.run(.timer, now: at(500)) == [])
     }
 
     @Test func invalidateUpdatesOnlyTheShownToolTipInPlace() {
         var m = showingHover()
-        #expect(m.reduce(.invalidate(hoverA.interaction), now: at(1000)) == [.update(hoverA)])
-        #expect(m.reduce(.invalidate(hoverB.interaction), now: at(1000)) == [])
+        #expect(m.run(.invalidate(hoverA.interaction), now: at(1000)) == [.reask(hoverA), .update(hoverA)])
+        #expect(m.run(.invalidate(hoverB.interaction), now: at(1000)) == [])
         #expect(m.shown == hoverA)
 
         var pending = Machine()
-        _ = pending.reduce(.pointer(.source(hoverA)), now: at(0))
-        #expect(pending.reduce(.invalidate(hoverA.interaction), now: at(100)) == [])
+        _ = pending.run(.pointer(.source(hoverA)), now: at(0))
+        #expect(pending.run(.invalidate(hoverA.interaction), now: at(100)) == [])
         #expect(pending.timer == at(500))
     }
 
     @Test func invalidateRestartsNoTimer() {
         var m = Machine()
         let s = source(9, timings: ToolTipTimings.standard.withAutoHide(.seconds(2)))
-        _ = m.reduce(.pointer(.source(s)), now: at(0))
-        _ = m.reduce(.timer, now: at(500))
-        _ = m.reduce(.pointer(.nothing), now: at(700))  // grace until 850
-        #expect(m.reduce(.invalidate(s.interaction), now: at(800)) == [.update(s)])
+        _ = m.run(.pointer(.source(s)), now: at(0))
+        _ = m.run(.timer, now: at(500))
+        _ = m.run(.pointer(.nothing), now: at(700))  // grace until 850
+        #expect(m.run(.invalidate(s.interaction), now: at(800)) == [.reask(s), .update(s)])
         #expect(m.timer == at(850))
-        #expect(m.reduce(.timer, now: at(850)) == [.hide, .setTimer(nil)])
+        #expect(m.run(.timer, now: at(850)) == [.hide, .setTimer(nil)])
     }
 
-    @Test func contentUnavailableHides() {
+    @Test func anEmptyAnswerToAnUpdateHides() {
         var m = showingHover()
-        #expect(m.reduce(.contentUnavailable, now: at(500)) == [.hide])
-        #expect(m.shown == nil)
-        var empty = Machine()
-        #expect(empty.reduce(.contentUnavailable, now: at(0)) == [])
+        #expect(m.reduce(.invalidate(hoverA.interaction), now: at(600)) == [.reask(hoverA)])
+        #expect(m.reduce(.answer(.none), now: at(600)) == [.hide])
+        #expect(m.shown == nil && m.lastHidden == at(600))
     }
 
-    @Test func regionChangedMovesTheShownRegion() {
-        var m = showingHover()
-        #expect(m.reduce(.regionChanged(regionB), now: at(500)) == [])
-        var moved = hoverA
-        moved.region = regionB
+    @Test func anAnswerWithAnotherRegionMovesTheShownRegion() {
+        var m = Machine()
+        _ = m.reduce(.pointer(.source(hoverA)), now: at(0))
+        #expect(m.reduce(.timer, now: at(500)) == [.ask(hoverA), .setTimer(nil)])
+        #expect(m.reduce(.answer(.content(region: regionB)), now: at(500)) == [.show(hoverA.moved(to: regionB))])
+        let moved = hoverA.moved(to: regionB)
         #expect(m.shown == moved)
         #expect(m.pointer == .source(moved))
         // Motion inside the new region is motion inside the shown source: no hide, no grace.
@@ -295,12 +295,28 @@ private func showingFocus(_ s: Source = focusF) -> Machine {
         #expect(m.shown == moved && m.graceDeadline == nil && m.pending == nil)
     }
 
-    @Test func regionChangedWithNothingShownChangesNothing() {
+    @Test func aKeyboardToolTipStaysAtItsViewWhateverRegionIsAnswered() {
+        var m = Machine()
+        _ = m.reduce(.focus(focusF), now: at(0))
+        _ = m.reduce(.timer, now: at(500))
+        #expect(m.reduce(.answer(.content(region: regionB)), now: at(500)) == [.show(focusF)])
+    }
+
+    @Test func anAnswerWithNoQuestionOpenChangesNothing() {
         var m = Machine()
         _ = m.reduce(.pointer(.source(hoverA)), now: at(0))
         let before = m
-        #expect(m.reduce(.regionChanged(regionB), now: at(100)) == [])
+        #expect(m.reduce(.answer(.content(region: regionB)), now: at(100)) == [])
+        #expect(m.reduce(.answer(.none), now: at(100)) == [])
         #expect(m == before)
+    }
+}
+
+extension ToolTipStateMachine.Source {
+    fileprivate func moved(to region: Rect) -> Self {
+        var copy = self
+        copy.region = region
+        return copy
     }
 }
 

@@ -19,10 +19,19 @@ public final class ToolTipController {
     private var known: [UInt64: WeakInteraction] = [:]
     /// Where the pointer was last seen.
     private var pointer: (window: WeakWindow, location: Point, root: Point)?
-    /// The deepest view under the pointer when the target was last resolved.
+    /// The deepest view under the pointer when the target was last resolved, and that target.
     private weak var resolvedDeepest: View?
-    /// The shown tooltip's interaction and the point (its view's coordinates) it was asked at.
-    private var shown: (interaction: WeakInteraction, point: Point, configuration: ToolTipConfiguration)?
+    private var resolvedTarget: ToolTipStateMachine.Target = .nothing
+    /// The delegate's answer when the pointer entered the region under it: a hover tooltip
+    /// shows it rather than asking again, unless a click, a key or `setNeedsUpdate()` came
+    /// between.
+    private var resolvedAnswer: Answered?
+    /// The answer to the last question, for the show or update that follows.
+    private var answered: Answered?
+    /// The shown tooltip.
+    private var shown: Shown?
+    /// Set once the application closes: nothing shows any more.
+    private var isTornDown = false
 
     init(application: Application) {
         self.application = application
@@ -47,43 +56,45 @@ public final class ToolTipController {
 
     func pointerMoved(in window: Window, event: PointerEvent, chain: [View]) {
         pointer = (WeakWindow(window), event.location, event.rootLocation)
-        if case .source(let current) = machine.pointer, chain.last === resolvedDeepest,
+        if case .source(let current) = resolvedTarget, chain.last === resolvedDeepest,
             current.region.contains(event.rootLocation)
         {
             // Still in the same region of the same view: the delegate is not asked again.
-            feed(.pointer(machine.pointer))
+            feed(.pointer(resolvedTarget, at: event.rootLocation))
             return
         }
         resolvedDeepest = chain.last
-        let target = resolve(in: window, at: event.location, chain: chain)
-        // Click tooltips do not show on hover: for hovering, their views are empty space.
-        feed(.pointer(target.source?.anchor == .click ? .nothing : target))
+        resolvedTarget = resolve(in: window, at: event.location, chain: chain)
+        feed(.pointer(resolvedTarget, at: event.rootLocation))
     }
 
     func pointerLeftWindow(_ window: Window, event: PointerEvent) {
-        resolvedDeepest = nil
-        feed(.pointer(.nothing))
+        pointer = (WeakWindow(window), event.location, event.rootLocation)
+        forgetResolvedTarget()
+        feed(.pointer(.nothing, at: event.rootLocation))
     }
 
-    /// The pointer is over the tooltip window itself.
-    func pointerOnToolTip() {
-        resolvedDeepest = nil
-        feed(.pointer(.toolTip))
+    /// The pointer is over the tooltip window itself, at `root` (root coordinates).
+    func pointerOnToolTip(at root: Point? = nil) {
+        forgetResolvedTarget()
+        feed(.pointer(.toolTip, at: root))
     }
 
     func buttonPressed(in window: Window, event: ButtonEvent, chain: [View]) {
         pointer = (WeakWindow(window), event.pointer.location, event.pointer.rootLocation)
+        resolvedAnswer = nil  // a click may change what the delegate answers
         feed(.buttonPress(resolve(in: window, at: event.pointer.location, chain: chain)))
     }
 
     func buttonReleased(in window: Window, event: ButtonEvent, chain: [View]) {
         pointer = (WeakWindow(window), event.pointer.location, event.pointer.rootLocation)
+        resolvedAnswer = nil
         feed(.buttonRelease(resolve(in: window, at: event.pointer.location, chain: chain)))
     }
 
-    /// The pointer left the tooltip window.
-    func pointerLeftToolTip() {
-        feed(.pointer(.nothing))
+    /// The pointer left the tooltip window at `root` (root coordinates).
+    func pointerLeftToolTip(at root: Point? = nil) {
+        feed(.pointer(.nothing, at: root))
     }
 
     /// Another client destroyed the tooltip window: the tooltip is gone; the next one gets a
@@ -102,9 +113,9 @@ public final class ToolTipController {
     /// do; hover and focus tooltips are not interactive, and a press on one goes through it.
     var shownIsInteractive: Bool { presenter.isShown && shown?.interaction.value?.trigger == .click }
 
-    /// A press on a tooltip that is not interactive: it hides, as for a press anywhere outside
-    /// its source, before the press is handed to what lies beneath it.
-    func buttonPressedThroughToolTip() { feed(.buttonPress(.nothing)) }
+    /// A press on a tooltip that is not interactive: the state machine hides it, before the
+    /// press is handed to what lies beneath it.
+    func buttonPressedThroughToolTip() { feed(.buttonPress(.toolTip)) }
 
     /// A key in `window` for the views of the shown click tooltip, when its source is there:
     /// Tab from the focused source enters them; returns whether the key was used.
@@ -114,24 +125,39 @@ public final class ToolTipController {
         else { return false }
         return host.contentKeyPressed(event, source: source)
     }
-
-    /// Escape dismisses the tooltip; returns whether the key was used for that.
-    func keyPressed(_ event: KeyEvent) -> Bool {
-        guard event.key == .escape else { return false }
-        let wasShown = machine.shown != nil
-        if wasShown || machine.pending != nil { feed(.escape) }
-        return wasShown
+    /// A key went down in a window whose focused view is `focused`. Escape dismisses the
+    /// tooltip; Space and Return toggle the click tooltip of the focused view (the toggletip
+    /// pattern). Returns whether the key was used up (only Escape that hid a tooltip is: the
+    /// view still acts on Space and Return, a button presses).
+    func keyPressed(_ event: KeyEvent, focused: View? = nil) -> Bool {
+        resolvedAnswer = nil  // a key may change what the delegate answers
+        switch event.key {
+        case .escape:
+            let dismisses = machine.escapeDismisses
+            feed(.escape)
+            return dismisses
+        case .space, .return:
+            guard event.modifiers.isDisjoint(with: [.control, .alt]), let view = focused,
+                let interaction = view.clickToolTipInteraction, interaction.isEnabled, view.isVisibleInWindow,
+                let frame = view.frameOnScreen
+            else { return false }
+            remember(interaction)
+            feed(.activate(source(interaction, region: frame, anchor: .click)))
+            return false
+        default:
+            return false
+        }
     }
 
     func focusDidMove(to view: View?, byKeyboard: Bool) {
-        guard byKeyboard, let view, let interaction = view.toolTipInteraction, interaction.isEnabled,
+        guard let view, let interaction = view.toolTipInteraction, interaction.isEnabled,
             let frame = view.frameOnScreen
         else {
-            feed(.focus(nil))
+            feed(.focus(nil, byKeyboard: byKeyboard))
             return
         }
         remember(interaction)
-        feed(.focus(source(interaction, region: frame, anchor: .focus)))
+        feed(.focus(source(interaction, region: frame, anchor: .focus), byKeyboard: byKeyboard))
     }
 
     /// A view (or an ancestor) was removed or hidden.
@@ -147,7 +173,10 @@ public final class ToolTipController {
 
     /// A window was unmapped, closed or lost focus.
     func windowDidDeactivate(_ window: Window) {
-        let ids = [machine.shown?.interaction, machine.pending?.source.interaction].compactMap { $0 }
+        let ids = [
+            machine.shown?.interaction, machine.pending?.source.interaction, machine.question?.source.interaction,
+        ]
+        .compactMap { $0 }
         for id in ids {
             let owner = known[id]?.value?.view?.window
             if owner == nil || owner === window {
@@ -162,11 +191,15 @@ public final class ToolTipController {
     }
 
     func interactionNeedsUpdate(_ interaction: ToolTipInteraction) {
+        if resolvedAnswer?.interaction.value === interaction { resolvedAnswer = nil }
         feed(.invalidate(interaction.id))
     }
 
     /// Shows an interaction's tooltip now, at its view.
     func present(_ interaction: ToolTipInteraction) {
+        // A view added just now has no frame until its window lays out: lay out first, so the
+        // tooltip goes to the view and not to the window's corner.
+        interaction.view?.window?.layoutIfNeeded()
         guard interaction.isEnabled, let view = interaction.view, view.isVisibleInWindow,
             view.window?.isVisible == true, let frame = view.frameOnScreen
         else { return }
@@ -183,9 +216,18 @@ public final class ToolTipController {
     public func hide() { feed(.dismissAll) }
 
     func tearDown() {
+        // Withdraws any question to a delegate (the application may be closing from inside
+        // one): its answer must not show a tooltip on a closed display.
+        feed(.dismissAll)
+        isTornDown = true
         timer?.cancel()
         timer = nil
         presenter.destroy()
+    }
+
+    private func forgetResolvedTarget() {
+        resolvedDeepest = nil
+        resolvedTarget = .nothing
     }
 
     // MARK: - Resolving what is under the pointer
@@ -201,6 +243,8 @@ public final class ToolTipController {
                     let region = Self.region(of: configuration, in: view.bounds), region.contains(local)
                 else { continue }
                 remember(interaction)
+                resolvedAnswer = Answered(
+                    interaction: WeakInteraction(interaction), point: local, configuration: configuration)
                 let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
                 let anchor: ToolTipStateMachine.Anchor = interaction.trigger == .click ? .click : .pointer
                 return .source(source(interaction, region: screenRegion, anchor: anchor))
@@ -234,7 +278,8 @@ public final class ToolTipController {
             let live: Set<UInt64> = [
                 interaction.id, machine.shown?.interaction, machine.pending?.source.interaction,
                 machine.pointer.source?.interaction, machine.suppressed?.source.interaction,
-                machine.pressTarget?.source?.interaction, shown?.interaction.value?.id,
+                machine.pressTarget?.source?.interaction, machine.question?.source.interaction,
+                shown?.interaction.value?.id,
             ].reduce(into: []) { if let id = $1 { $0.insert(id) } }
             known = known.filter { live.contains($0.key) && $0.value.value != nil }
         }
@@ -243,7 +288,8 @@ public final class ToolTipController {
     // MARK: - Driving the machine
 
     /// Inputs that arrived while effects were being performed (a delegate that removes its
-    /// view while answering, say); they are applied, in order, once the current ones are done.
+    /// view or asks for an update while answering, say); they are applied, in order, once the
+    /// current ones are done.
     private var queuedInputs: [ToolTipStateMachine.Input] = []
     private var isFeeding = false
 
@@ -262,6 +308,8 @@ public final class ToolTipController {
         switch effect {
         case .setTimer(let deadline):
             timer?.cancel()
+            timer = nil
+            guard !isTornDown else { return }
             timer = deadline.map { application.schedule(at: $0) { [weak self] in self?.feed(.timer) } }
         case .hide:
             guard presenter.isShown else { return }
@@ -270,6 +318,10 @@ public final class ToolTipController {
             presenter.hide()
             shown = nil
             application.inspector?.toolTip(shown: false, source: source, text: text, frame: nil)
+        case .ask(let source):
+            ask(source, again: false)
+        case .reask(let source):
+            ask(source, again: true)
         case .show(let source):
             present(source, inPlace: false)
         case .update(let source):
@@ -277,55 +329,121 @@ public final class ToolTipController {
         }
     }
 
-    /// Asks the delegate afresh and shows (or re-renders in place) the tooltip of `source`.
-    private func present(_ source: ToolTipStateMachine.Source, inPlace: Bool) {
-        guard let interaction = known[source.interaction]?.value, let view = interaction.view,
-            let window = view.window, window.isVisible, view.isVisibleInWindow, let origin = window.screenOrigin
+    /// Asks the delegate for the tooltip of `source` (once per show: the answer given when the
+    /// pointer entered the region is used if nothing happened since that could change it) and
+    /// tells the machine. Inputs the delegate causes while answering are queued before the
+    /// answer, so they decide first.
+    private func ask(_ source: ToolTipStateMachine.Source, again: Bool) {
+        guard !isTornDown, let interaction = known[source.interaction]?.value, let view = interaction.view,
+            let window = view.window, window.isVisible, view.isVisibleInWindow
         else {
-            feed(.contentUnavailable)
+            feed(.answer(.none))
             return
         }
-        // The point the delegate is asked about: where the pointer is for hover and click
-        // tooltips (if it is still over the view), the middle of the region otherwise.
-        var point = view.convertFromWindow(
-            Point(x: source.region.midX - origin.x, y: source.region.midY - origin.y))
-        if inPlace, let previous = shown, previous.interaction.value === interaction {
-            point = previous.point
-        } else if source.anchor != .focus, let pointer, pointer.window.value === window {
-            let local = view.convertFromWindow(pointer.location)
-            if view.bounds.contains(local) { point = local }
+        window.layoutIfNeeded()
+        guard let origin = window.screenOrigin else {
+            feed(.answer(.none))
+            return
         }
-        guard let configuration = interaction.configuration(at: point), configuration.hasContent,
-            let region = Self.region(of: configuration, in: view.bounds),
+        let previous = shown?.interaction.value === interaction ? shown : nil
+        let configuration: ToolTipConfiguration?
+        let point: Point
+        if !again, source.anchor != .focus, let cached = resolvedAnswer, cached.interaction.value === interaction {
+            (point, configuration) = (cached.point, cached.configuration)
+        } else {
+            point = askingPoint(
+                for: source, view: view, window: window, origin: origin, previous: again ? previous : nil)
+            configuration = interaction.configuration(at: point)
+        }
+        resolvedAnswer = nil
+        guard let configuration, configuration.hasContent, let region = Self.region(of: configuration, in: view.bounds),
             // The delegate may have removed or hidden the view, or disabled the interaction.
-            view.isVisibleInWindow, view.window === window, interaction.isEnabled, interaction.view === view
+            view.isVisibleInWindow, view.window === window, window.isVisible, interaction.isEnabled,
+            interaction.view === view
         else {
-            feed(.contentUnavailable)
+            answered = nil
+            feed(.answer(.none))
             return
         }
-        let screenRegion =
-            source.anchor == .focus
-            ? source.region : view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
-        if inPlace, let previous = shown, previous.configuration.hasSameContent(as: configuration),
-            screenRegion == source.region
-        {
-            return  // nothing changed: no repaint, no flicker
+        let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
+        let unchanged = again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+        answered = Answered(interaction: WeakInteraction(interaction), point: point, configuration: configuration)
+        feed(.answer(.content(region: screenRegion, unchanged: unchanged)))
+    }
+
+    /// The point the delegate is asked about: where the pointer is for hover and click
+    /// tooltips (if it is still over the view), the middle of the region otherwise; the same
+    /// point again for an update.
+    private func askingPoint(
+        for source: ToolTipStateMachine.Source, view: View, window: Window, origin: Point, previous: Shown?
+    ) -> Point {
+        if let previous { return previous.point }
+        if source.anchor != .focus, let pointer, pointer.window.value === window {
+            let local = view.convertFromWindow(pointer.location)
+            if view.bounds.contains(local) { return local }
         }
-        let pointerOnScreen = source.anchor == .pointer ? pointer?.root : nil
+        return view.convertFromWindow(Point(x: source.region.midX - origin.x, y: source.region.midY - origin.y))
+    }
+
+    /// Shows (or re-renders in place) the tooltip of `source` with the content just answered.
+    private func present(_ source: ToolTipStateMachine.Source, inPlace: Bool) {
+        guard !isTornDown, let answer = answered, let interaction = answer.interaction.value,
+            interaction.id == source.interaction, let view = interaction.view, let window = view.window,
+            window.isVisible, view.isVisibleInWindow, let origin = window.screenOrigin
+        else {
+            feed(.dismissAll)
+            return
+        }
+        answered = nil
+        let configuration = answer.configuration
+        // Hover tooltips keep away from the pointer where it was when they showed; keyboard
+        // and click ones from where it was last seen (an update keeps the first placement's).
+        let pointerOnScreen: Point?
+        if inPlace, let previous = shown, previous.interaction.value === interaction {
+            pointerOnScreen = previous.pointer
+        } else {
+            pointerOnScreen = pointer?.root
+        }
         let viewOnScreen = view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y)
         // A whole-view tooltip lines up with what the view looks like (a button's body).
         let anchor =
             configuration.sourceRect == nil
-            ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : screenRegion
+            ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : source.region
+        let placement = interaction.resolvedPlacement
         presenter.present(
-            configuration.content, style: interaction.style ?? style, placement: interaction.resolvedPlacement,
+            configuration.content, style: interaction.style ?? style, placement: placement,
             source: anchor, pointer: pointerOnScreen,
+            followsPointer: source.anchor == .pointer && placement.anchor == .pointer,
             avoiding: configuration.sourceRect == nil ? nil : viewOnScreen, transientFor: window.windowID)
-        shown = (WeakInteraction(interaction), point, configuration)
-        if screenRegion != source.region { feed(.regionChanged(screenRegion)) }
-        application.inspector?.toolTip(
-            shown: true, source: view, text: presenter.text, frame: presenter.geometry?.windowFrame)
+        guard presenter.isShown, let geometry = presenter.geometry else {
+            feed(.dismissAll)  // the display went away: nothing is on the screen
+            return
+        }
+        shown = Shown(
+            interaction: WeakInteraction(interaction), point: answer.point, configuration: configuration,
+            pointer: pointerOnScreen)
+        feed(.placed(geometry.visualFrame))
+        application.inspector?.toolTip(shown: true, source: view, text: presenter.text, frame: geometry.windowFrame)
     }
+}
+
+/// A delegate's answer, kept from the question to the show.
+@MainActor
+private struct Answered {
+    var interaction: WeakInteraction
+    /// Where (in the view) the delegate was asked.
+    var point: Point
+    var configuration: ToolTipConfiguration
+}
+
+/// The tooltip on the screen: its interaction, the point (its view's coordinates) it was asked
+/// at, its content, and the pointer it was placed away from.
+@MainActor
+private struct Shown {
+    var interaction: WeakInteraction
+    var point: Point
+    var configuration: ToolTipConfiguration
+    var pointer: Point?
 }
 
 /// A weak reference, for tables of interactions.

@@ -40,12 +40,12 @@ final class ToolTipHostWindow: PopupWindow {
                 _ = target.window.handle(.pointerMotion(target.pointer))
                 return true
             }
-            controller.pointerOnToolTip()
+            controller.pointerOnToolTip(at: p.rootLocation)
             if interactive { handleEvent(event) }
-        case .pointerLeave:
+        case .pointerLeave(let p):
             // Leaving because the tooltip unmapped under a press that went through is no move.
             if passThrough != nil { return true }
-            controller.pointerLeftToolTip()
+            controller.pointerLeftToolTip(at: p.rootLocation)
             if interactive { handleEvent(event) }
         case .buttonPress(let b):
             if interactive {

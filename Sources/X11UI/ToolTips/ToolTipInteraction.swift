@@ -170,4 +170,12 @@ extension View {
         }
         return nil
     }
+
+    /// The view's first click tooltip interaction (Space and Return toggle it when focused).
+    var clickToolTipInteraction: ToolTipInteraction? {
+        for case let interaction as ToolTipInteraction in interactions where interaction.trigger == .click {
+            return interaction
+        }
+        return nil
+    }
 }

@@ -46,18 +46,33 @@ public struct ToolTipPlacement: Hashable, Sendable {
         case end
     }
 
+    /// What a hover tooltip lines up with along its edge.
+    public enum Anchor: Hashable, Sendable, CaseIterable {
+        /// The pointer where the tooltip shows (its arrow at the pointer, kept on the source),
+        /// like GTK, Qt and macOS; beside a source much taller (or, on the leading and trailing
+        /// edges, wider) than the tooltip, next to the pointer. Tooltips shown by keyboard
+        /// focus, by a click or by `present()` still line up with the view.
+        case pointer
+        /// The source: the view, or the delegate's region of it.
+        case source
+    }
+
     /// The preferred side.
     public var edge: Edge
     /// The alignment along the side.
     public var alignment: Alignment
     /// Pixels (at 96 dpi) between the arrow's tip and the source.
     public var gap: Double
+    /// What a hover tooltip lines up with along the edge: the pointer (the default) or the
+    /// source.
+    public var anchor: Anchor
 
     /// Creates a placement.
-    public init(edge: Edge, alignment: Alignment = .center, gap: Double = 4) {
+    public init(edge: Edge, alignment: Alignment = .center, gap: Double = 4, anchor: Anchor = .pointer) {
         self.edge = edge
         self.alignment = alignment
         self.gap = gap.isFinite ? min(max(gap, 0), 64) : 4
+        self.anchor = anchor
     }
 
     /// Above, centred (the default for click tooltips).
@@ -121,14 +136,26 @@ enum ToolTipLayout {
         var monitors: [Rect]
         /// The pointer, which the tooltip must never cover; nil for keyboard tooltips.
         var pointer: Point?
-        /// The whole source view, when the source is a region of it: of two sides that both fit,
-        /// the one covering less of the view wins, so the pointer can move on to the view's
-        /// other regions without landing on the tooltip.
+        /// The whole source view, when the source is a region of it: a side that covers none of
+        /// the view beyond the region wins (any of the four, the preferred first), else of the
+        /// preferred and opposite sides the one covering less, so the pointer can move on to the
+        /// view's other regions without landing on the tooltip.
         var avoid: Rect?
+        /// Whether the tooltip lines up with the pointer instead of the source along its edge
+        /// (a hover tooltip whose placement's anchor is `.pointer`).
+        var followsPointer = false
+        /// The least room between a tooltip shifted along its edge and the monitor's edge.
+        var edgeMargin = 0.0
     }
 
     /// The size of the cursor box the tooltip keeps clear of when it falls back to the pointer.
     static let cursorBox = 16.0
+    /// The least room (at 96 dpi) between a tooltip and the monitor's edge.
+    static let monitorMargin = 4.0
+    /// A source more than this many times taller (for the top and bottom edges) or wider (for
+    /// the leading and trailing ones) than the tooltip needs gets a pointer-anchored tooltip
+    /// next to the pointer, not beyond the source's far side.
+    static let largeSourceRatio = 3.0
 
     /// Places a tooltip: the preferred edge if it fits, else the opposite edge if that fits
     /// better, then shifted along the edge to stay on the monitor; if neither side of the source
@@ -137,29 +164,62 @@ enum ToolTipLayout {
         let pointer = request.pointer.flatMap { $0.isFinite ? $0 : nil }
         let monitor = chooseMonitor(request.monitors, source: request.source, pointer: pointer)
         let source = sanitized(request.source, within: monitor)
-        func acceptable(_ g: ToolTipGeometry, from anchor: Rect) -> Bool {
-            fits(request, source: anchor, monitor: monitor, edge: g.edge)
+        /// What the tooltip lines up with on each edge: the source, or the pointer on it.
+        func anchor(_ edge: ToolTipPlacement.Edge) -> Rect {
+            guard request.followsPointer, let pointer else { return source }
+            return pointerAnchor(request, source: source, pointer: pointer, edge: edge)
+        }
+        func acceptable(_ g: ToolTipGeometry) -> Bool {
+            fits(request, source: anchor(g.edge), monitor: monitor, edge: g.edge)
                 && !(pointer.map { g.visualFrame.contains($0) } ?? false)
         }
-        let first = placeOnBestEdge(request, source: source, monitor: monitor, hasArrow: true)
-        guard let pointer, !acceptable(first, from: source) else { return first }
+        let first = placeOnBestEdge(request, anchor: anchor, monitor: monitor, pointer: pointer)
+        guard let pointer, !acceptable(first) else { return first }
         // The best side covers the pointer (or does not fit, and would): another side of the
         // source may not, the opposite first, then those across the other axis.
         let preferred = request.placement.edge
-        let across: [ToolTipPlacement.Edge] = preferred.isVertical ? [.trailing, .leading] : [.bottom, .top]
-        for edge in [preferred.opposite] + across where fits(request, source: source, monitor: monitor, edge: edge) {
-            let g = layOut(request, source: source, monitor: monitor, edge: edge, hasArrow: true)
-            if acceptable(g, from: source) { return g }
+        for edge in [preferred.opposite] + across(preferred)
+        where fits(request, source: anchor(edge), monitor: monitor, edge: edge) {
+            let g = layOut(request, source: anchor(edge), monitor: monitor, edge: edge, hasArrow: true)
+            if acceptable(g) { return g }
         }
         // No side of the source will do (a huge source, a tiny screen): keep clear of the
         // pointer instead, on whichever side of it has room.
         let box = Rect(x: pointer.x - cursorBox / 2, y: pointer.y - cursorBox / 2, width: cursorBox, height: cursorBox)
-        for edge in [preferred, preferred.opposite] + across
+        for edge in [preferred, preferred.opposite] + across(preferred)
         where fits(request, source: box, monitor: monitor, edge: edge) {
             let g = layOut(request, source: box, monitor: monitor, edge: edge, hasArrow: false)
             if !g.visualFrame.contains(pointer) { return g }
         }
-        return placeOnBestEdge(request, source: box, monitor: monitor, hasArrow: false)
+        return placeOnBestEdge(request, anchor: { _ in box }, monitor: monitor, pointer: nil, hasArrow: false)
+    }
+
+    /// The two edges across the axis of `edge`.
+    private static func across(_ edge: ToolTipPlacement.Edge) -> [ToolTipPlacement.Edge] {
+        edge.isVertical ? [.trailing, .leading] : [.bottom, .top]
+    }
+
+    /// The slice of the source a pointer-anchored tooltip lines up with on `edge`: the line
+    /// through the pointer (kept on the source) along the edge; across it the whole source, or,
+    /// for a source much larger than the tooltip that way, the cursor next to the pointer.
+    private static func pointerAnchor(
+        _ request: Request, source: Rect, pointer: Point, edge: ToolTipPlacement.Edge
+    ) -> Rect {
+        let large = largeSourceRatio * (needed(request, edge: edge) + request.gap)
+        // The cursor's image hangs below and to the right of its hot spot.
+        let cursor = Rect(x: pointer.x - 4, y: pointer.y - 4, width: cursorBox + 4, height: cursorBox + 8)
+        if edge.isVertical {
+            let x = clamp(pointer.x, low: source.minX, high: source.maxX)
+            if source.height > large, source.contains(pointer) {
+                return Rect(x: x, y: cursor.minY, width: 0, height: cursor.height)
+            }
+            return Rect(x: x, y: source.minY, width: 0, height: source.height)
+        }
+        let y = clamp(pointer.y, low: source.minY, high: source.maxY)
+        if source.width > large, source.contains(pointer) {
+            return Rect(x: cursor.minX, y: y, width: cursor.width, height: 0)
+        }
+        return Rect(x: source.minX, y: y, width: source.width, height: 0)
     }
 
     /// The monitor with the largest overlap with the source; without overlap, the one holding
@@ -189,33 +249,42 @@ enum ToolTipLayout {
     }
 
     private static func placeOnBestEdge(
-        _ request: Request, source: Rect, monitor: Rect, hasArrow: Bool
+        _ request: Request, anchor: (ToolTipPlacement.Edge) -> Rect, monitor: Rect, pointer: Point?,
+        hasArrow: Bool = true
     ) -> ToolTipGeometry {
         let preferred = request.placement.edge
         let opposite = preferred.opposite
-        let edge: ToolTipPlacement.Edge
-        let preferredFits = fits(request, source: source, monitor: monitor, edge: preferred)
-        let oppositeFits = fits(request, source: source, monitor: monitor, edge: opposite)
-        if preferredFits, oppositeFits, hasArrow, let avoid = request.avoid {
-            let a = layOut(request, source: source, monitor: monitor, edge: preferred, hasArrow: true)
-            let b = layOut(request, source: source, monitor: monitor, edge: opposite, hasArrow: true)
+        let preferredFits = fits(request, source: anchor(preferred), monitor: monitor, edge: preferred)
+        let oppositeFits = fits(request, source: anchor(opposite), monitor: monitor, edge: opposite)
+        if hasArrow, let avoid = request.avoid {
             func covered(_ g: ToolTipGeometry) -> Double {
                 let overlap = g.visualFrame.intersection(avoid)
                 return overlap.isEmpty ? 0 : overlap.width * overlap.height
             }
-            return covered(b) < covered(a) ? b : a
+            // A side that leaves the rest of the view usable, the preferred one first.
+            for edge in [preferred, opposite] + across(preferred)
+            where fits(request, source: anchor(edge), monitor: monitor, edge: edge) {
+                let g = layOut(request, source: anchor(edge), monitor: monitor, edge: edge, hasArrow: true)
+                if covered(g) == 0, !(pointer.map { g.visualFrame.contains($0) } ?? false) { return g }
+            }
+            if preferredFits, oppositeFits {
+                let a = layOut(request, source: anchor(preferred), monitor: monitor, edge: preferred, hasArrow: true)
+                let b = layOut(request, source: anchor(opposite), monitor: monitor, edge: opposite, hasArrow: true)
+                return covered(b) < covered(a) ? b : a
+            }
         }
+        let edge: ToolTipPlacement.Edge
         if preferredFits {
             edge = preferred
         } else if oppositeFits {
             edge = opposite
         } else {
             // Neither fits: the side with more room, the preferred one on a tie.
-            let a = space(request, source: source, monitor: monitor, edge: preferred)
-            let b = space(request, source: source, monitor: monitor, edge: opposite)
+            let a = space(request, source: anchor(preferred), monitor: monitor, edge: preferred)
+            let b = space(request, source: anchor(opposite), monitor: monitor, edge: opposite)
             edge = b > a ? opposite : preferred
         }
-        return layOut(request, source: source, monitor: monitor, edge: edge, hasArrow: hasArrow)
+        return layOut(request, source: anchor(edge), monitor: monitor, edge: edge, hasArrow: hasArrow)
     }
 
     // MARK: - Canonical frame: the tooltip below the source
@@ -305,7 +374,9 @@ enum ToolTipLayout {
         case .center: x = source.midX - body.width / 2
         case .end: x = source.maxX - body.width
         }
-        x = clamp(x, low: monitor.minX + margins.start, high: monitor.maxX - margins.end - body.width)
+        x = clamp(
+            x, low: monitor.minX + max(margins.start, request.edgeMargin),
+            high: monitor.maxX - max(margins.end, request.edgeMargin) - body.width)
         // Away from the source; pulled back onto the monitor when there is no room.
         var tipY = source.maxY + request.gap
         let bottom = tipY + arrowLength + body.height + margins.far

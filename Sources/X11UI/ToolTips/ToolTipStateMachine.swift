@@ -1,122 +1,94 @@
 /// The tooltip logic as a pure function: `(state, input, now) -> (state, effects)`.
 ///
 /// It knows nothing of X, views or delegates. A driver (`ToolTipController`) turns events into
-/// inputs, and effects into popups and timers. Every rule of the behaviour contract lives here
-/// and is tested with an injected clock.
-struct ToolTipStateMachine: Equatable {
-    /// What shows a tooltip: hovering it, clicking it, or focusing it from the keyboard.
-    enum Anchor: Hashable, Sendable {
-        case pointer, click, focus
-    }
+/// inputs, and effects into popups, delegate questions and timers. Every rule of the behaviour
+/// contract lives here and is tested with an injected clock.
+///
+/// A tooltip never shows before its content is known: the machine asks (`.ask`), the driver
+/// asks the delegate and answers (`.answer`), and only a non-empty answer shows it. Any other
+/// input that arrives before the answer withdraws the question, so a delegate that closes its
+/// window or removes its view while answering never gets a tooltip.
+struct ToolTipStateMachine: Hashable {
+    // MARK: - State (the types are in ToolTipStateMachine+Types.swift)
 
-    /// A place that has a tooltip: one interaction, one region of it (root coordinates).
-    struct Source: Hashable, Sendable {
-        var interaction: UInt64
-        var region: Rect
-        var anchor: Anchor
-        var timings: ToolTipTimings
-
-        /// Whether two sources are the same place (timings aside).
-        func isSamePlace(as other: Source?) -> Bool {
-            guard let other else { return false }
-            return interaction == other.interaction && region == other.region && anchor == other.anchor
-        }
-    }
-
-    /// What the pointer is over.
-    enum Target: Hashable, Sendable {
-        case nothing
-        /// The tooltip window itself.
-        case toolTip
-        /// A region with a tooltip (hover or click).
-        case source(Source)
-
-        var source: Source? {
-            if case .source(let s) = self { return s }
-            return nil
-        }
-    }
-
-    enum Input: Hashable, Sendable {
-        /// The pointer moved; what is under it now.
-        case pointer(Target)
-        /// A button went down (scroll included) over `target`.
-        case buttonPress(Target)
-        /// A button went up over `target`.
-        case buttonRelease(Target)
-        /// Escape was pressed.
-        case escape
-        /// Keyboard focus moved: to a source when by keyboard onto a view with a tooltip, nil
-        /// otherwise (focus left, or moved by mouse).
-        case focus(Source?)
-        /// The program asked for this tooltip now (`ToolTipInteraction.present()`).
-        case present(Source)
-        /// The program asked this interaction's tooltip to go (`ToolTipInteraction.dismiss()`).
-        case dismiss(UInt64)
-        /// The timer set by the last `.setTimer` fired.
-        case timer
-        /// The interaction's view went away, hid, or the interaction was disabled.
-        case sourceGone(UInt64)
-        /// The window lost focus or was unmapped: hide everything.
-        case dismissAll
-        /// The source's content changed (`setNeedsUpdate()`).
-        case invalidate(UInt64)
-        /// At show or update time the delegate answered nil.
-        case contentUnavailable
-        /// At show or update time the delegate answered another region.
-        case regionChanged(Rect)
-    }
-
-    enum Effect: Hashable, Sendable {
-        /// Show the tooltip of `source`, replacing any shown one.
-        case show(Source)
-        /// Re-render the shown tooltip in place (same window, no hide).
-        case update(Source)
-        /// Hide the shown tooltip.
-        case hide
-        /// Wake the machine with `.timer` at this instant (nil: no timer).
-        case setTimer(MonotonicInstant?)
-    }
-
-    /// The shown tooltip.
-    private(set) var shown: Source?
-    /// When it showed (for auto-hide).
-    private(set) var shownAt: MonotonicInstant?
+    private(set) var phase: Phase = .idle
     /// A tooltip waiting for its delay.
-    private(set) var pending: (source: Source, deadline: MonotonicInstant)?
-    /// Set when the pointer left a shown hover tooltip's source for the gap.
-    private(set) var graceDeadline: MonotonicInstant?
+    private(set) var pending: Pending?
     /// What the pointer was last over.
     private(set) var pointer: Target = .nothing
+    /// Where it was last seen (root coordinates).
+    private(set) var pointerLocation: Point?
     /// When a tooltip last hid, for browse mode.
     private(set) var lastHidden: MonotonicInstant?
-    /// A source dismissed by Escape (until the pointer leaves it) or by a press (until the
-    /// pointer moves again).
-    private(set) var suppressed: (source: Source, liftsOnMotion: Bool)?
+    private(set) var suppressed: Suppression?
     /// Where the current button press went down.
     private(set) var pressTarget: Target?
     /// The timer deadline last asked for.
     private(set) var timer: MonotonicInstant?
 
-    static func == (a: ToolTipStateMachine, b: ToolTipStateMachine) -> Bool {
-        a.shown == b.shown && a.pending?.source == b.pending?.source && a.pending?.deadline == b.pending?.deadline
-            && a.graceDeadline == b.graceDeadline && a.pointer == b.pointer && a.lastHidden == b.lastHidden
-            && a.suppressed?.source == b.suppressed?.source && a.pressTarget == b.pressTarget && a.timer == b.timer
+    /// The tooltip on the screen.
+    var showing: Showing? {
+        switch phase {
+        case .idle: return nil
+        case .asking(let q): return q.current
+        case .showing(let s): return s
+        }
     }
+
+    /// The shown tooltip's source.
+    var shown: Source? { showing?.source }
+    /// When the deadline of a pointer crossing toward the tooltip (or back) passes.
+    var graceDeadline: MonotonicInstant? { showing?.leaving?.deadline }
+    /// The open question to the delegate.
+    var question: Question? {
+        if case .asking(let q) = phase { return q }
+        return nil
+    }
+
+    /// Whether Escape has something to dismiss (the driver then keeps the key from the view).
+    var escapeDismisses: Bool { shown != nil }
 
     /// Applies one input at `now` and returns the effects, in order.
     mutating func reduce(_ input: Input, now: MonotonicInstant) -> [Effect] {
         var effects: [Effect] = []
+        if case .asking(let q) = phase {
+            switch input {
+            case .answer(let answer):
+                answered(answer, to: q, now: now, &effects)
+                syncTimer(now: now, &effects)
+                return effects
+            case .invalidate(let id):
+                if id == q.source.interaction, !q.isRetry {
+                    var q = q
+                    q.updateRequested = true
+                    phase = .asking(q)
+                }
+                return effects
+            case .placed:
+                return effects
+            default:
+                // Anything else withdraws the question: its answer, when it comes, is stale.
+                phase = q.current.map { .showing($0) } ?? .idle
+            }
+        }
         switch input {
-        case .pointer(let target): pointerMoved(to: target, now: now, &effects)
+        case .pointer(let target, let location): pointerMoved(to: target, at: location, now: now, &effects)
         case .buttonPress(let target): buttonPressed(on: target, now: now, &effects)
         case .buttonRelease(let target): buttonReleased(on: target, now: now, &effects)
         case .escape: escapePressed(now: now, &effects)
-        case .focus(let source): focusMoved(to: source, now: now, &effects)
+        case .focus(let source, let byKeyboard): focusMoved(to: byKeyboard ? source : nil, now: now, &effects)
+        case .activate(let source):
+            pending = nil
+            suppressed = nil
+            if source.isSamePlace(as: shown) {
+                hide(now: now, &effects)
+            } else {
+                ask(source, &effects)
+            }
         case .present(let source):
             pending = nil
             suppressed = nil
-            if !source.isSamePlace(as: shown) { show(source, now: now, &effects) }
+            if !source.isSamePlace(as: shown) { ask(source, &effects) }
         case .dismiss(let id):
             if shown?.interaction == id { hide(now: now, &effects) }
             if pending?.source.interaction == id { pending = nil }
@@ -130,18 +102,61 @@ struct ToolTipStateMachine: Equatable {
             hide(now: now, &effects)
             pending = nil
         case .invalidate(let id):
-            if let shown, shown.interaction == id { effects.append(.update(shown)) }
-        case .contentUnavailable:
-            hide(now: now, &effects)
-        case .regionChanged(let region):
-            shown?.region = region
-            if case .source(var s) = pointer, s.interaction == shown?.interaction {
-                s.region = region
-                pointer = .source(s)
+            if case .showing(let s) = phase, s.source.interaction == id {
+                phase = .asking(Question(source: s.source, isUpdate: true, current: s))
+                effects.append(.reask(s.source))
             }
+        case .placed(let frame):
+            if case .showing(var s) = phase {
+                s.frame = frame
+                phase = .showing(s)
+            }
+        case .answer:
+            break  // a withdrawn question
         }
         syncTimer(now: now, &effects)
         return effects
+    }
+
+    // MARK: - Asking
+
+    private mutating func ask(_ source: Source, _ effects: inout [Effect]) {
+        if pending?.source.isSamePlace(as: source) ?? false { pending = nil }
+        phase = .asking(Question(source: source, isUpdate: false, current: showing))
+        effects.append(.ask(source))
+    }
+
+    private mutating func answered(_ answer: Answer, to q: Question, now: MonotonicInstant, _ effects: inout [Effect]) {
+        guard case .content(let region, let unchanged) = answer else {
+            // No tooltip: whatever showed goes, but a tooltip that never appeared starts no
+            // browse mode.
+            phase = q.current.map { .showing($0) } ?? .idle
+            hide(now: now, &effects)
+            return
+        }
+        var source = q.source
+        // A keyboard tooltip is placed at its view, whatever region the delegate names.
+        if source.anchor != .focus { source.region = region }
+        if case .source(var s) = pointer, s.isSamePlace(as: q.source) {
+            s.region = source.region
+            pointer = .source(s)
+        }
+        let showing: Showing
+        if q.isUpdate, var current = q.current {
+            let moved = current.source.region != source.region
+            current.source = source
+            if moved { current.frame = nil }
+            showing = current
+            if !unchanged || moved { effects.append(.update(source)) }
+        } else {
+            showing = Showing(source: source, since: now)
+            effects.append(.show(source))
+        }
+        phase = .showing(showing)
+        if q.updateRequested {
+            phase = .asking(Question(source: source, isUpdate: true, current: showing, isRetry: true))
+            effects.append(.reask(source))
+        }
     }
 
     // MARK: - Rules
@@ -152,54 +167,94 @@ struct ToolTipStateMachine: Equatable {
     }
 
     private mutating func hide(now: MonotonicInstant, _ effects: inout [Effect]) {
-        graceDeadline = nil
-        guard shown != nil else { return }
-        shown = nil
-        shownAt = nil
+        guard showing != nil else { return }
+        phase = .idle
         lastHidden = now
         effects.append(.hide)
     }
 
-    private mutating func show(_ source: Source, now: MonotonicInstant, _ effects: inout [Effect]) {
-        shown = source
-        shownAt = now
-        graceDeadline = nil
-        pending = nil
-        effects.append(.show(source))
-    }
-
-    private mutating func pointerMoved(to target: Target, now: MonotonicInstant, _ effects: inout [Effect]) {
+    private mutating func pointerMoved(
+        to rawTarget: Target, at location: Point?, now: MonotonicInstant, _ effects: inout [Effect]
+    ) {
+        // Click tooltips do not show on hover: for hovering, their views are empty space.
+        let target: Target = rawTarget.source?.anchor == .click ? .nothing : rawTarget
+        let previous = pointer
         pointer = target
+        if let location, location.isFinite { pointerLocation = location }
         if let s = suppressed {
             // Leaving the dismissed region lifts an Escape; any motion at all lifts a press.
             let inside = target.source?.isSamePlace(as: s.source) ?? false
             if !inside || s.liftsOnMotion { suppressed = nil }
         }
-        if let current = shown, current.anchor == .pointer {
+        if case .showing(var current) = phase, current.source.anchor == .pointer {
             switch target {
             case .toolTip:
-                graceDeadline = nil
-            case .source(let s) where s.isSamePlace(as: current):
-                graceDeadline = nil
+                current.leaving = nil
+                phase = .showing(current)
+            case .source(let s) where s.isSamePlace(as: current.source):
+                current.leaving = nil
+                phase = .showing(current)
             case .source(let s) where s.anchor == .pointer:
-                hide(now: now, &effects)  // straight onto another source: browse to it
+                // Another source: kept only while that is on the way to the tooltip.
+                keepIfHeadingOver(&current, from: previous, at: location, onAnotherSource: true, now: now, &effects)
             case .nothing, .source:
-                if graceDeadline == nil { graceDeadline = now + current.timings.hoverGrace }
+                keepIfHeadingOver(&current, from: previous, at: location, onAnotherSource: false, now: now, &effects)
             }
         }
-        if let s = target.source, s.anchor == .pointer {
+        if let s = target.source {
             let isShown = s.isSamePlace(as: shown)
             let isSuppressed = s.isSamePlace(as: suppressed?.source)
-            if isShown || isSuppressed {
+            if isShown || isSuppressed || showing?.leaving != nil {
+                // On the shown one, a dismissed one, or crossing it toward the tooltip.
                 if pending?.source.anchor == .pointer { pending = nil }
             } else if !(s.isSamePlace(as: pending?.source)) {
                 // Motion inside the same region never restarts the delay; a new region does.
-                pending = (s, now + delay(for: s, now: now))
+                pending = Pending(source: s, deadline: now + delay(for: s, now: now))
             }
         } else if pending?.source.anchor == .pointer {
             // Resting on nothing, or on a tooltip, is not resting on the pending source.
             pending = nil
         }
+    }
+
+    /// Hover intent: the pointer is off both the source and the tooltip. It stays while the
+    /// pointer is in the safe region between where it left and the other one; leaving away
+    /// hides it at once. Over another source, only a known safe region keeps it (without one,
+    /// the pointer browses to that source).
+    private mutating func keepIfHeadingOver(
+        _ current: inout Showing, from previous: Target, at location: Point?, onAnotherSource: Bool,
+        now: MonotonicInstant, _ effects: inout [Effect]
+    ) {
+        let timeout = current.source.timings.hoverGrace
+        if var leaving = current.leaving {
+            if onAnotherSource, leaving.region == nil || location == nil { return hide(now: now, &effects) }
+            if let region = leaving.region, let location {
+                guard ToolTipHoverIntent.contains(region, location) else { return hide(now: now, &effects) }
+                // Still crossing: the timeout counts from the last motion.
+                leaving.deadline = now + timeout
+            }
+            current.leaving = leaving
+            phase = .showing(current)
+            return
+        }
+        let cameFromToolTip = previous == .toolTip
+        let cameFromSource = previous.source?.isSamePlace(as: current.source) ?? false
+        guard cameFromToolTip || cameFromSource else {
+            // Neither on the source nor on the tooltip before (a tooltip just shown under a
+            // pointer that moved on): nothing to head for.
+            return hide(now: now, &effects)
+        }
+        var region: [Point]?
+        if let location, let frame = current.frame {
+            region =
+                cameFromToolTip
+                ? ToolTipHoverIntent.safeRegion(exit: location, from: frame, to: current.source.region)
+                : ToolTipHoverIntent.safeRegion(exit: location, from: current.source.region, to: frame)
+            if let region, !ToolTipHoverIntent.contains(region, location) { return hide(now: now, &effects) }
+        }
+        if onAnotherSource, region == nil { return hide(now: now, &effects) }
+        current.leaving = Leaving(region: region, deadline: now + timeout)
+        phase = .showing(current)
     }
 
     private mutating func buttonPressed(on target: Target, now: MonotonicInstant, _ effects: inout [Effect]) {
@@ -211,15 +266,17 @@ struct ToolTipStateMachine: Equatable {
                 // Presses on the tooltip or its own source are left to the release (toggle).
                 if target != .toolTip && !onOwnSource { hide(now: now, &effects) }
             case .pointer, .focus:
-                if target != .toolTip {
-                    hide(now: now, &effects)
-                    if onOwnSource { suppressed = (current, true) }
-                }
+                // A press anywhere hides a hover or focus tooltip, a press on the tooltip too:
+                // nothing on it takes a click, and the press goes on to what lies beneath.
+                hide(now: now, &effects)
+                if onOwnSource { suppressed = Suppression(source: current, liftsOnMotion: true) }
             }
         }
         if let p = pending, p.source.anchor != .click {
             pending = nil
-            if target.source?.isSamePlace(as: p.source) ?? false { suppressed = (p.source, true) }
+            if target.source?.isSamePlace(as: p.source) ?? false {
+                suppressed = Suppression(source: p.source, liftsOnMotion: true)
+            }
         }
     }
 
@@ -231,7 +288,7 @@ struct ToolTipStateMachine: Equatable {
         if s.isSamePlace(as: shown) {
             hide(now: now, &effects)
         } else {
-            show(s, now: now, &effects)
+            ask(s, &effects)
         }
     }
 
@@ -242,9 +299,9 @@ struct ToolTipStateMachine: Equatable {
         pending = nil
         if let current = shown {
             hide(now: now, &effects)
-            suppressed = (current, false)
+            suppressed = Suppression(source: current, liftsOnMotion: false)
         } else if let pendingSource {
-            suppressed = (pendingSource, false)
+            suppressed = Suppression(source: pendingSource, liftsOnMotion: false)
         }
     }
 
@@ -253,19 +310,25 @@ struct ToolTipStateMachine: Equatable {
         if pending?.source.anchor == .focus { pending = nil }
         if suppressed?.source.anchor == .focus { suppressed = nil }
         if let source {
-            pending = (source, now + delay(for: source, now: now))
+            pending = Pending(source: source, deadline: now + delay(for: source, now: now))
         }
     }
 
     private mutating func timerFired(now: MonotonicInstant, _ effects: inout [Effect]) {
         if let deadline = graceDeadline, deadline <= now {
             hide(now: now, &effects)
+            // It stopped over another source on its way: that one is browsed to.
+            if let s = pointer.source, s.anchor == .pointer, !s.isSamePlace(as: suppressed?.source),
+                pending == nil
+            {
+                pending = Pending(source: s, deadline: now + delay(for: s, now: now))
+            }
         }
-        if let shown, let shownAt, let autoHide = shown.timings.autoHide, now - shownAt >= autoHide {
+        if let showing, let autoHide = showing.source.timings.autoHide, now - showing.since >= autoHide {
             hide(now: now, &effects)
         }
         if let p = pending, p.deadline <= now {
-            show(p.source, now: now, &effects)
+            ask(p.source, &effects)
         }
     }
 
@@ -273,8 +336,8 @@ struct ToolTipStateMachine: Equatable {
     private mutating func syncTimer(now: MonotonicInstant, _ effects: inout [Effect]) {
         var deadline: MonotonicInstant? = pending?.deadline
         if let grace = graceDeadline { deadline = min(deadline ?? grace, grace) }
-        if let shown, let shownAt, let autoHide = shown.timings.autoHide {
-            let expiry = shownAt + autoHide
+        if let showing, let autoHide = showing.source.timings.autoHide {
+            let expiry = showing.since + autoHide
             deadline = min(deadline ?? expiry, expiry)
         }
         if deadline != timer {

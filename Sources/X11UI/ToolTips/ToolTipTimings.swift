@@ -7,15 +7,16 @@ public struct ToolTipTimings: Hashable, Sendable {
     public var browseDelay: Duration
     /// How long after a tooltip hid browsing stays on.
     public var browseTimeout: Duration
-    /// How long the pointer may spend between the source and its tooltip (crossing the gap)
-    /// before the tooltip hides.
+    /// How long the pointer may rest between the source and its tooltip, in the safe region
+    /// toward it, before the tooltip hides (counted from its last motion there). Leaving away
+    /// from the tooltip hides it at once.
     public var hoverGrace: Duration
     /// Hides a tooltip after this long; nil keeps it until dismissed (the default, as WCAG 2.1
     /// SC 1.4.13 asks: tooltips persist).
     public var autoHide: Duration?
 
-    /// The standard delays, the same as GTK's: 500 ms, 60 ms browsing within 500 ms, and a
-    /// 150 ms grace to reach the tooltip.
+    /// The standard delays, the same as GTK's: 500 ms, 60 ms browsing within 500 ms; and
+    /// 150 ms for a pointer that stops on its way to the tooltip.
     public static let standard = ToolTipTimings(
         initialDelay: .milliseconds(500), browseDelay: .milliseconds(60), browseTimeout: .milliseconds(500),
         hoverGrace: .milliseconds(150), autoHide: nil)

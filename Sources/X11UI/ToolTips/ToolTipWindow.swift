@@ -32,7 +32,7 @@ final class ToolTipWindow {
     /// tooltip is already shown.
     func present(
         _ content: ToolTipConfiguration.Content, style: ToolTipStyle, placement: ToolTipPlacement, source: Rect,
-        pointer: Point?, avoiding sourceView: Rect? = nil, transientFor owner: UInt
+        pointer: Point?, followsPointer: Bool = false, avoiding sourceView: Rect? = nil, transientFor owner: UInt
     ) {
         let connection = application.connection
         guard connection.isUsable else { return }
@@ -71,7 +71,8 @@ final class ToolTipWindow {
             ToolTipLayout.Request(
                 body: body, arrow: arrow, margins: shadowMargin, cornerRadius: style.cornerRadius * scale,
                 source: source, placement: placement, gap: placement.gap * scale,
-                monitors: application.screen.monitors, pointer: pointer, avoid: sourceView))
+                monitors: application.screen.monitors, pointer: pointer, avoid: sourceView,
+                followsPointer: followsPointer, edgeMargin: ToolTipLayout.monitorMargin * scale))
         let geometryChanged = geometry != self.geometry
         self.geometry = geometry
         bubble.geometry = geometry

@@ -227,7 +227,7 @@ extension Window {
     private func keyPressed(_ k: KeyEvent) {
         // The views of an open click tooltip whose source has focus come first (Tab enters them).
         if application?.toolTips.contentKeyPressed(k, in: self) == true { return }
-        if application?.toolTips.keyPressed(k) == true { return }
+        if application?.toolTips.keyPressed(k, focused: focusedView) == true { return }
         if let focused = focusedView {
             for interaction in focused.interactions { interaction.handle(.keyPressed(k)) }
             if focused.keyPressed(k) { return }

@@ -1,0 +1,147 @@
+// The inputs, effects and state of `ToolTipStateMachine`: small value types, so that equality
+// is synthesised and a state that makes no sense cannot be written.
+
+extension ToolTipStateMachine {
+    /// What shows a tooltip: hovering it, clicking it, or focusing it from the keyboard.
+    enum Anchor: Hashable, Sendable {
+        case pointer, click, focus
+    }
+
+    /// A place that has a tooltip: one interaction, one region of it (root coordinates).
+    struct Source: Hashable, Sendable {
+        var interaction: UInt64
+        var region: Rect
+        var anchor: Anchor
+        var timings: ToolTipTimings
+
+        /// Whether two sources are the same place (timings aside).
+        func isSamePlace(as other: Source?) -> Bool {
+            guard let other else { return false }
+            return interaction == other.interaction && region == other.region && anchor == other.anchor
+        }
+    }
+
+    /// What the pointer is over.
+    enum Target: Hashable, Sendable {
+        case nothing
+        /// The tooltip window itself.
+        case toolTip
+        /// A region with a tooltip (hover or click).
+        case source(Source)
+
+        var source: Source? {
+            if case .source(let s) = self { return s }
+            return nil
+        }
+    }
+
+    /// The delegate's answer to `.ask` or `.reask`.
+    enum Answer: Hashable, Sendable {
+        /// No tooltip here.
+        case none
+        /// A tooltip for `region` (root coordinates); `unchanged` when it is the content already
+        /// shown.
+        case content(region: Rect, unchanged: Bool = false)
+    }
+
+    enum Input: Hashable, Sendable {
+        /// The pointer moved; what is under it now and where it is (root coordinates; nil when
+        /// unknown).
+        case pointer(Target, at: Point? = nil)
+        /// A button went down (scroll included) over `target`.
+        case buttonPress(Target)
+        /// A button went up over `target`.
+        case buttonRelease(Target)
+        /// Escape was pressed.
+        case escape
+        /// Keyboard focus moved: to a view with a tooltip (`source`), or elsewhere (nil).
+        /// Focus given by a click or by the window shows nothing, like `:focus-visible`.
+        case focus(Source?, byKeyboard: Bool = true)
+        /// Space or Return on a focused view with a click tooltip (the toggletip pattern).
+        case activate(Source)
+        /// The program asked for this tooltip now (`ToolTipInteraction.present()`).
+        case present(Source)
+        /// The program asked this interaction's tooltip to go (`ToolTipInteraction.dismiss()`).
+        case dismiss(UInt64)
+        /// The timer set by the last `.setTimer` fired.
+        case timer
+        /// The interaction's view went away, hid, or the interaction was disabled.
+        case sourceGone(UInt64)
+        /// The window lost focus or was unmapped: hide everything.
+        case dismissAll
+        /// The source's content changed (`setNeedsUpdate()`).
+        case invalidate(UInt64)
+        /// The delegate answered the last question.
+        case answer(Answer)
+        /// The shown tooltip is on the screen in this frame (root coordinates).
+        case placed(Rect)
+    }
+
+    enum Effect: Hashable, Sendable {
+        /// Ask the delegate for the tooltip of `source`, before it shows; answer with `.answer`.
+        case ask(Source)
+        /// Ask the delegate again for the shown tooltip; answer with `.answer`.
+        case reask(Source)
+        /// Show the tooltip of `source` with the content just answered, replacing any shown one.
+        case show(Source)
+        /// Re-render the shown tooltip in place with the content just answered (no hide).
+        case update(Source)
+        /// Hide the shown tooltip.
+        case hide
+        /// Wake the machine with `.timer` at this instant (nil: no timer).
+        case setTimer(MonotonicInstant?)
+    }
+
+    // MARK: - State
+
+    /// A tooltip waiting for its delay.
+    struct Pending: Hashable, Sendable {
+        var source: Source
+        var deadline: MonotonicInstant
+    }
+
+    /// The pointer left a shown hover tooltip's source (or the tooltip) and may be crossing to
+    /// the other: it stays while the pointer is in `region`, until `deadline` if it stops.
+    struct Leaving: Hashable, Sendable {
+        /// The safe region (root coordinates); nil when the exit point or the tooltip's frame
+        /// is not known, and only the deadline decides.
+        var region: [Point]?
+        var deadline: MonotonicInstant
+    }
+
+    /// A tooltip on the screen.
+    struct Showing: Hashable, Sendable {
+        var source: Source
+        var since: MonotonicInstant
+        /// The tooltip's frame on the screen, once placed.
+        var frame: Rect?
+        var leaving: Leaving?
+    }
+
+    /// A question to the delegate, waiting for its answer.
+    struct Question: Hashable, Sendable {
+        var source: Source
+        /// Whether it asks for the shown tooltip's new content (else for a tooltip to show).
+        var isUpdate: Bool
+        /// The tooltip on the screen meanwhile.
+        var current: Showing?
+        /// `setNeedsUpdate()` was called while the delegate answered: asked once more, after.
+        var updateRequested = false
+        /// This question is that one more time (requests made while answering it are dropped,
+        /// so a delegate that always asks for an update cannot loop).
+        var isRetry = false
+    }
+
+    enum Phase: Hashable, Sendable {
+        case idle
+        case asking(Question)
+        case showing(Showing)
+    }
+
+    /// A source dismissed by Escape (until the pointer leaves it) or by a press (until the
+    /// pointer moves again).
+    struct Suppression: Hashable, Sendable {
+        var source: Source
+        var liftsOnMotion: Bool
+    }
+}
