@@ -36,6 +36,7 @@ final class ProtocolProxyTests {
         let flushed = proxy.snapshot - start
         #expect(flushed.requests == 3)
         #expect(flushed.replies == 0)
+        #expect(flushed.roundTrips == 0)
         #expect(flushed.opcodes == [1: 1, 8: 1, 18: 1])  // CreateWindow, MapWindow, ChangeProperty
 
         // Each call that needs an answer is one request and one reply: one round trip each.
@@ -45,6 +46,19 @@ final class ProtocolProxyTests {
         let waited = proxy.snapshot - start
         #expect(waited.requests == 5)
         #expect(waited.replies == 2)
+        #expect(waited.roundTrips == 2)
         #expect(waited.errors == 0)
+
+        // XInternAtoms sends its requests, then reads the replies: five replies, one wait.
+        var names = (1...5).map { strdup("X11UI_PROXY_BATCH_\($0)") }
+        defer { names.forEach { free($0) } }
+        var atoms = [UInt](repeating: 0, count: names.count)
+        _ = XInternAtoms(display, &names, Int32(names.count), 0, &atoms)
+        usleep(100_000)
+        let batched = proxy.snapshot - start
+        #expect(batched.requests == 10)
+        #expect(batched.replies == 7)
+        #expect(batched.roundTrips == 3)
+        #expect(!atoms.contains(0))
     }
 }
