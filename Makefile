@@ -56,17 +56,25 @@ test: deps
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests
 
+# The floor beside X11UI: scripts/floor-peer.c, a C client on the same libraries (Xlib, Xft,
+# cairo) with its tooltip drawn at start, measured the same way in the same run.
+FLOOR_PEER := cc -O2 -o .build/floor-peer scripts/floor-peer.c $$(pkg-config --cflags --libs x11 xext xft cairo-xlib) -lm
+
 bench: deps
+	$(call install,gcc)
+	mkdir -p .build
+	$(FLOOR_PEER)
 	$(SWIFT) build -c release --product tooltip-demo
-	$(SWIFT) run -c release tooltip-bench
+	$(SWIFT) run -c release tooltip-bench --peer-floor .build/floor-peer
 
 # The same run with GTK 3 measured beside X11UI: scripts/gtk-peer.c, a one-button GTK program.
 bench-gtk: deps
 	$(call install,gcc libgtk-3-dev)
 	mkdir -p .build
+	$(FLOOR_PEER)
 	cc -O2 -o .build/gtk-peer scripts/gtk-peer.c $$(pkg-config --cflags --libs gtk+-3.0)
 	$(SWIFT) build -c release --product tooltip-demo
-	$(SWIFT) run -c release tooltip-bench --peer-gtk .build/gtk-peer
+	$(SWIFT) run -c release tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are
