@@ -61,4 +61,28 @@ final class ProtocolProxyTests {
         #expect(batched.roundTrips == 3)
         #expect(!atoms.contains(0))
     }
+
+    /// The demo maps its window before it asks for the extensions, the compositor's presence
+    /// and the keyboard mapping (each a round trip that would delay the window), and asks for
+    /// them once the window shows, before any tooltip needs them.
+    @Test func theFirstWindowMapsBeforeTheWorkThatCanWait() throws {
+        var number = 660
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
+        let proxy = try XProxy(serverDisplay: server.number, listenDisplay: number)
+        defer { proxy.stop() }
+        let demo = try ProgramProcess("tooltip-demo", arguments: ["--scene", "sample"], display: proxy.display)
+        defer { demo.stop() }
+        #expect(demo.waitForView("text-view") != nil)
+        let getSelectionOwner: UInt8 = 23
+        let queryExtension: UInt8 = 98
+        let deadline = Date().addingTimeInterval(5)
+        while proxy.snapshot.opcodes[getSelectionOwner] == nil, Date() < deadline { usleep(10_000) }
+        let atMap = try #require(proxy.countsAtFirstMap)
+        let started = proxy.snapshot
+        #expect(atMap.opcodes[getSelectionOwner] == nil, "the compositor's presence was asked before the map")
+        #expect(started.opcodes[getSelectionOwner] == 1, "the compositor's presence is asked once the window shows")
+        // Shape, RandR and XFixes are asked after the map.
+        #expect((started.opcodes[queryExtension] ?? 0) - (atMap.opcodes[queryExtension] ?? 0) >= 3)
+        #expect(atMap.roundTrips < started.roundTrips)
+    }
 }

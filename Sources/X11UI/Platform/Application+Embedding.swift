@@ -47,6 +47,7 @@ extension Application {
         fireTimers(now: .now())
         updateWindows()
         connection.flush()
+        finishStartupIfReady()
     }
 
     /// Handles one event a host program read with `XNextEvent`.
@@ -74,6 +75,9 @@ extension Application {
     }
 
     /// Sends X11UI's buffered requests to the server.
-    public func flush() { connection.flush() }
+    public func flush() {
+        connection.flush()
+        finishStartupIfReady()
+    }
 
 }
