@@ -56,6 +56,11 @@ test: deps
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests
 
+# Release builds link the Swift standard library statically: the demo's resident memory then
+# holds the parts of the runtime it uses rather than all of libswiftCore.so (17.2 -> 14.4 MB for
+# the sample scene), and the dynamic loader has eight fewer libraries to map and relocate.
+RELEASE := -c release --static-swift-stdlib
+
 # The floor beside X11UI: scripts/floor-peer.c, a C client on the same libraries (Xlib, Xft,
 # cairo) with its tooltip drawn at start, measured the same way in the same run.
 FLOOR_PEER := cc -O2 -o .build/floor-peer scripts/floor-peer.c $$(pkg-config --cflags --libs x11 xext xft cairo-xlib) -lm
@@ -64,8 +69,8 @@ bench: deps
 	$(call install,gcc)
 	mkdir -p .build
 	$(FLOOR_PEER)
-	$(SWIFT) build -c release --product tooltip-demo
-	$(SWIFT) run -c release tooltip-bench --peer-floor .build/floor-peer
+	$(SWIFT) build $(RELEASE) --product tooltip-demo
+	$(SWIFT) run $(RELEASE) tooltip-bench --peer-floor .build/floor-peer
 
 # The same run with GTK 3 measured beside X11UI: scripts/gtk-peer.c, a one-button GTK program.
 bench-gtk: deps
@@ -73,8 +78,8 @@ bench-gtk: deps
 	mkdir -p .build
 	$(FLOOR_PEER)
 	cc -O2 -o .build/gtk-peer scripts/gtk-peer.c $$(pkg-config --cflags --libs gtk+-3.0)
-	$(SWIFT) build -c release --product tooltip-demo
-	$(SWIFT) run -c release tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer
+	$(SWIFT) build $(RELEASE) --product tooltip-demo
+	$(SWIFT) run $(RELEASE) tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are
