@@ -33,6 +33,7 @@ struct Comparison {
         ("rss_after_start", "RSS after start"),
         ("rss_with_tooltip", "RSS with a tooltip shown"),
         ("remote_20ms.startup_mapped_median", "startup through a 20 ms proxy, mapped"),
+        ("remote_20ms.startup_painted_median", "startup through a 20 ms proxy, painted"),
         ("remote_20ms.hover_show_overhead_median", "hover show overhead through a 20 ms proxy"),
     ]
 
