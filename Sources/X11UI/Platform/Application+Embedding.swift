@@ -75,6 +75,10 @@ extension Application {
     }
 
     /// Sends X11UI's buffered requests to the server.
+    ///
+    /// Once X11UI's first window is on screen, a call also does the start-up work that waited
+    /// for it (the extensions, the compositor's presence, the keyboard mapping: a few round
+    /// trips, once), so that the first tooltip needs none.
     public func flush() {
         connection.flush()
         finishStartupIfReady()
