@@ -7,13 +7,16 @@ import Synchronization
 /// Counting: the client-to-server stream is parsed request by request (the 2-byte length of
 /// each request, or the 4-byte one of BIG-REQUESTS); the server-to-client stream message by
 /// message (32-byte events and errors; replies and generic events with their extra length).
-/// A reply is a request the client waited for: Xlib blocks for every reply, so replies count
-/// the synchronous round trips.
+/// Xlib blocks for every reply; replies that come back together, with no request from the
+/// client between them (`XInternAtoms` sends its requests first, then reads every reply), are
+/// one wait: `roundTrips` counts those waits.
 public final class XProxy: @unchecked Sendable {
     /// What crossed the proxy.
     public struct Counts: Sendable {
         public var requests = 0
         public var replies = 0
+        /// Synchronous round trips: runs of replies with no client request between them.
+        public var roundTrips = 0
         public var events = 0
         public var errors = 0
         public var bytesUp = 0
@@ -26,7 +29,8 @@ public final class XProxy: @unchecked Sendable {
             var opcodes = a.opcodes
             for (op, n) in b.opcodes { opcodes[op, default: 0] -= n }
             return Counts(
-                requests: a.requests - b.requests, replies: a.replies - b.replies, events: a.events - b.events,
+                requests: a.requests - b.requests, replies: a.replies - b.replies,
+                roundTrips: a.roundTrips - b.roundTrips, events: a.events - b.events,
                 errors: a.errors - b.errors, bytesUp: a.bytesUp - b.bytesUp, bytesDown: a.bytesDown - b.bytesDown,
                 opcodes: opcodes.filter { $0.value != 0 })
         }
@@ -38,6 +42,8 @@ public final class XProxy: @unchecked Sendable {
     private let serverSocketPath: String
     private let latencyNanoseconds: UInt64
     private let counts = Mutex(Counts())
+    /// The counts when a client's first MapWindow request crossed (nil: none yet).
+    private let firstMap = Mutex<Counts?>(nil)
     private let stopFlag = Atomic<Bool>(false)
     private var thread: Thread?
     private let unixPath: String?
@@ -83,6 +89,9 @@ public final class XProxy: @unchecked Sendable {
         stop()
     }
 
+    /// The core protocol's MapWindow request.
+    static let mapWindowOpcode: UInt8 = 8
+
     /// Stops listening and forwarding, and removes the socket.
     public func stop() {
         guard !stopFlag.exchange(true, ordering: .relaxed) else { return }
@@ -93,6 +102,13 @@ public final class XProxy: @unchecked Sendable {
 
     /// The counts so far.
     public var snapshot: Counts { counts.withLock { $0 } }
+
+    /// The counts when the first MapWindow request since `resetFirstMap()` crossed the proxy:
+    /// its `replies` are the round trips a program waited for before it mapped a window.
+    public var countsAtFirstMap: Counts? { firstMap.withLock { $0 } }
+
+    /// Forgets the first MapWindow seen, to time the next program's.
+    public func resetFirstMap() { firstMap.withLock { $0 = nil } }
 
     /// Why the proxy could not listen.
     public struct ProxyError: Error, CustomStringConvertible { public let description: String }
@@ -129,12 +145,20 @@ public final class XProxy: @unchecked Sendable {
         let upstream: Bool
         var pending: [(due: UInt64, data: [UInt8])] = []
         var parser: MessageParser
-        init(from: Int32, to: Int32, upstream: Bool) {
+        /// Whether the client sent a request since the last reply: the next reply starts a new
+        /// round trip. Shared by the two directions of one connection.
+        let requestedSinceReply: Flag
+        init(from: Int32, to: Int32, upstream: Bool, requestedSinceReply: Flag) {
             self.from = from
             self.to = to
             self.upstream = upstream
+            self.requestedSinceReply = requestedSinceReply
             parser = MessageParser(clientToServer: upstream)
         }
+    }
+
+    private final class Flag {
+        var value = false
     }
 
     private func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -158,8 +182,9 @@ public final class XProxy: @unchecked Sendable {
                         var noDelay: Int32 = 1
                         setsockopt(
                             client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-                        streams.append(Stream(from: client, to: server, upstream: true))
-                        streams.append(Stream(from: server, to: client, upstream: false))
+                        let flag = Flag()
+                        streams.append(Stream(from: client, to: server, upstream: true, requestedSinceReply: flag))
+                        streams.append(Stream(from: server, to: client, upstream: false, requestedSinceReply: flag))
                     } else {
                         close(client)
                         close(server)
@@ -176,13 +201,24 @@ public final class XProxy: @unchecked Sendable {
                 }
                 let data = Array(buffer[0..<n])
                 let tally = stream.parser.feed(data)
+                let flag = stream.requestedSinceReply
+                var newRoundTrip = false
+                if stream.upstream, tally.requests > 0 { flag.value = true }
+                if !stream.upstream, tally.replies > 0, flag.value {
+                    flag.value = false
+                    newRoundTrip = true
+                }
                 counts.withLock { c in
                     if stream.upstream {
                         c.requests += tally.requests
                         for op in tally.opcodes { c.opcodes[op, default: 0] += 1 }
                         c.bytesUp += n
+                        if tally.opcodes.contains(XProxy.mapWindowOpcode) {
+                            firstMap.withLock { if $0 == nil { $0 = c } }
+                        }
                     } else {
                         c.replies += tally.replies
+                        if newRoundTrip { c.roundTrips += 1 }
                         c.events += tally.events
                         c.errors += tally.errors
                         c.bytesDown += n
@@ -230,6 +266,8 @@ public struct MessageParser {
         public var opcodes: [UInt8] = []
         public var requests = 0
         public var replies = 0
+        /// Synchronous round trips: runs of replies with no client request between them.
+        public var roundTrips = 0
         public var events = 0
         public var errors = 0
 

@@ -94,9 +94,12 @@ struct InProcessBench {
         app: Application, characters: Int, runs: Int, words: [String] = latinWords
     ) throws -> (median: Double, p95: Double) {
         var text = ""
+        var count = 0  // characters so far (String.count would walk the whole text each time)
         var i = 0
-        while text.count < characters {
-            text += words[i % words.count] + " "
+        while count < characters {
+            let word = words[i % words.count] + " "
+            text += word
+            count += word.count
             i += 1
         }
         text = String(text.prefix(characters))
@@ -112,6 +115,9 @@ struct InProcessBench {
         _ = try app.run(until: { window.isVisible && window.screenOrigin != nil }, timeout: .seconds(5))
         var times: [Double] = []
         for run in 0...runs {
+            // Each run a different text, so that every show lays out and paints (a tooltip shown
+            // again with the text it was painted with is only mapped).
+            interaction.defaultToolTip = String(text.dropLast()) + String(run % 10)
             app.sync()
             let start = TooltipWatcher.now()
             interaction.present()

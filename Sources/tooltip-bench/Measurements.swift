@@ -19,14 +19,17 @@ final class Subject {
     /// the tooltip's side (in the gap), for the two hover-intent figures; nil to skip them.
     let awayPoint: (Int, Int)?
     let gapPoint: (Int, Int)?
+    /// How long a hover tooltip stays after the pointer leaves its source (ms).
+    let grace: Double
 
     init(
         name: String, path: String, arguments: [String] = [], windowTitle: String, hoverPoint: (Int, Int),
         clickPoint: (Int, Int)?, restPoint: (Int, Int), paintedPixel: (x: Int, y: Int, color: UInt32)?,
-        awayPoint: (Int, Int)? = nil, gapPoint: (Int, Int)? = nil
+        awayPoint: (Int, Int)? = nil, gapPoint: (Int, Int)? = nil, grace: Double = 0
     ) {
         self.awayPoint = awayPoint
         self.gapPoint = gapPoint
+        self.grace = grace
         self.name = name
         self.path = path
         self.arguments = arguments
@@ -45,22 +48,34 @@ final class Subject {
     }
 }
 
+/// Every figure reported so far, by name, for the comparison with the floor at the end.
+final class Figures {
+    private(set) var values: [String: (value: Double, unit: String)] = [:]
+
+    func record(_ name: String, _ value: Double, _ unit: String) { values[name] = (value, unit) }
+
+    subscript(name: String) -> (value: Double, unit: String)? { values[name] }
+}
+
 /// The measurements, each printing `name: value unit` lines.
 struct Bench {
     let server: XvfbServer
     let probe: ServerProbe
     let watcher: TooltipWatcher
     let trials: Int
+    let figures = Figures()
 
     func report(_ name: String, _ value: Double, _ unit: String, decimals: Int = 2) {
         let formatted = value.isNaN ? "n/a" : String(format: "%.\(decimals)f", value)
         print("\(name): \(formatted) \(unit)")
         fflush(nil)  // one figure per line as it is measured, also into a pipe or a file
+        if !value.isNaN { figures.record(name, value, unit) }
     }
 
     func report(_ name: String, _ value: Int, _ unit: String) {
         print("\(name): \(value) \(unit)")
         fflush(nil)  // one figure per line as it is measured, also into a pipe or a file
+        figures.record(name, Double(value), unit)
     }
 
     /// Waits for a top-level window to map and (when known) to show its paint; returns ms.
@@ -86,25 +101,33 @@ struct Bench {
         return (mapped - start, painted.map { $0 - start })
     }
 
-    /// exec → first window mapped (and painted), median of `runs`.
-    func startup(_ subject: Subject, runs: Int) throws {
-        var mapped: [Double] = []
-        var painted: [Double] = []
-        for _ in 0..<runs {
-            watcher.drain()
-            let start = TooltipWatcher.now()
-            let child = try subject.launch(display: server.display)
-            if let times = waitForWindow(of: subject, since: start) {
-                mapped.append(times.mapped)
-                if let p = times.painted { painted.append(p) }
+    /// exec → first window mapped (and painted), median of `runs` per subject. Several
+    /// subjects take turns, each run in a rotated order, so that load on the machine falls on
+    /// all of them alike.
+    func startup(_ subjects: [Subject], runs: Int, display: String? = nil, label: String = "") throws {
+        var mapped = [[Double]](repeating: [], count: subjects.count)
+        var painted = [[Double]](repeating: [], count: subjects.count)
+        for run in 0..<runs {
+            for turn in 0..<subjects.count {
+                let index = (run + turn) % subjects.count
+                watcher.drain()
+                let start = TooltipWatcher.now()
+                let child = try subjects[index].launch(display: display ?? server.display)
+                if let times = waitForWindow(of: subjects[index], since: start) {
+                    mapped[index].append(times.mapped)
+                    if let p = times.painted { painted[index].append(p) }
+                }
+                child.stop()
+                usleep(100_000)
             }
-            child.stop()
-            usleep(100_000)
         }
-        report("\(subject.name).startup_mapped_median", Stats(mapped).median, "ms")
-        if !painted.isEmpty {
-            report("\(subject.name).startup_painted_median", Stats(painted).median, "ms")
-            report("\(subject.name).startup_painted_p95", Stats(painted).p95, "ms")
+        for (index, subject) in subjects.enumerated() {
+            let name = subject.name + label
+            report("\(name).startup_mapped_median", Stats(mapped[index]).median, "ms")
+            if !painted[index].isEmpty {
+                report("\(name).startup_painted_median", Stats(painted[index]).median, "ms")
+                report("\(name).startup_painted_p95", Stats(painted[index]).p95, "ms")
+            }
         }
     }
 

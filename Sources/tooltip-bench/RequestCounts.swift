@@ -33,7 +33,7 @@ struct RequestCounts {
         let name = subject.name
         if let first {
             bench.report("\(name).requests_first_show", first.requests, "requests")
-            bench.report("\(name).round_trips_first_show", first.replies, "round-trips")
+            bench.report("\(name).round_trips_first_show", first.roundTrips, "round-trips")
         }
         if ProcessInfo.processInfo.environment["TOOLTIP_BENCH_OPCODES"] != nil, let last = steady.last {
             print("# \(name) requests of one show by major opcode: \(last.opcodes.sorted { $0.key < $1.key })")
@@ -46,7 +46,7 @@ struct RequestCounts {
                 "\(name).requests_per_show_median", Stats(steady.map { Double($0.requests) }).median, "requests",
                 decimals: 0)
             bench.report("\(name).requests_per_show_max", steady.map(\.requests).max() ?? 0, "requests")
-            bench.report("\(name).round_trips_per_show_max", steady.map(\.replies).max() ?? 0, "round-trips")
+            bench.report("\(name).round_trips_per_show_max", steady.map(\.roundTrips).max() ?? 0, "round-trips")
             bench.report(
                 "\(name).bytes_per_show_median", Stats(steady.map { Double($0.bytesUp) }).median, "bytes", decimals: 0)
         }
@@ -54,7 +54,7 @@ struct RequestCounts {
             bench.report(
                 "\(name).requests_per_hide_median", Stats(hides.map { Double($0.requests) }).median, "requests",
                 decimals: 0)
-            bench.report("\(name).round_trips_per_hide_max", hides.map(\.replies).max() ?? 0, "round-trips")
+            bench.report("\(name).round_trips_per_hide_max", hides.map(\.roundTrips).max() ?? 0, "round-trips")
         }
     }
 }

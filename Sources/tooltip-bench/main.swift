@@ -16,7 +16,9 @@ struct Options {
     var quick = false
     var remote = true
     var peerGTK: String?
+    var peerFloor: String?
     var onlyInProcess = false
+    var onlyComparison = false
 }
 
 func fail(_ message: String) -> Never {
@@ -38,9 +40,14 @@ while let argument = arguments.popFirst() {
     case "--cycles": options.cycles = Int(arguments.popFirst() ?? "") ?? options.cycles
     case "--no-remote": options.remote = false
     case "--peer-gtk": options.peerGTK = arguments.popFirst()
+    case "--peer-floor": options.peerFloor = arguments.popFirst()
     case "--in-process-only": options.onlyInProcess = true
+    case "--comparison-only": options.onlyComparison = true
+    case "--startup-runs": options.startupRuns = Int(arguments.popFirst() ?? "") ?? options.startupRuns
     default:
-        fail("usage: tooltip-bench [--quick] [--trials N] [--cycles N] [--no-remote] [--peer-gtk PATH]")
+        fail(
+            "usage: tooltip-bench [--quick] [--trials N] [--cycles N] [--no-remote] [--peer-floor PATH] [--peer-gtk PATH]"
+        )
     }
 }
 
@@ -65,6 +72,56 @@ func machineDescription() -> String {
     return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)"
 }
 
+/// The whole demo: startup, latencies, idle, memory and X resources over many cycles,
+/// requests per show, remote hover, and the costs inside the library.
+@MainActor func measureDemo(_ demo: Subject, bench: Bench) throws {
+    try bench.startup([demo], runs: options.startupRuns)
+
+    // Latencies, idle, memory and resources on one running demo.
+    let running = try bench.start(demo)
+    let stats = ProcStats(pid: running.pid)
+    bench.report("x11ui.rss_after_start", Double(stats.rssKB) / 1024, "MB")
+    bench.hover(demo, delay: 500, grace: demo.grace)
+    bench.click(demo)
+    bench.idle("x11ui", pid: running.pid, seconds: options.idleSeconds)
+    bench.cycles(demo, count: options.shows)
+    bench.report("x11ui.rss_after_\(options.shows)_shows", Double(stats.rssKB) / 1024, "MB")
+    if let window = bench.probe.window(named: "X11UI Tooltips") {
+        let before = bench.probe.resourceCounts(ofClientOwning: window.id)
+        let rssBefore = stats.rssKB
+        let done = bench.cycles(demo, count: options.cycles)
+        let after = bench.probe.resourceCounts(ofClientOwning: window.id)
+        bench.report("x11ui.show_hide_cycles_done", done, "cycles")
+        for type in ["WINDOW", "PIXMAP", "GC", "PICTURE", "GLYPHSET", "FONT", "COLORMAP", "CURSOR"] {
+            print("x11ui.x_resources_\(type.lowercased()): \(before[type] ?? 0) -> \(after[type] ?? 0) count")
+        }
+        print("x11ui.x_resources_total: \(before.values.reduce(0, +)) -> \(after.values.reduce(0, +)) count")
+        bench.report("x11ui.rss_growth_over_\(options.cycles)_cycles", Double(stats.rssKB - rssBefore) / 1024, "MB")
+    }
+    running.stop()
+
+    // Requests and round trips per show, through a counting proxy.
+    let proxy = try XProxy(serverDisplay: bench.server.number, listenDisplay: freeDisplayNumber(from: 600))
+    try RequestCounts(bench: bench, proxy: proxy).measure(demo)
+    proxy.stop()
+
+    // Remote X: the hover figures through a TCP proxy that delays each direction by 20 ms.
+    func remoteHover(_ subject: Subject, grace: Double) throws {
+        let remote = try XProxy(
+            serverDisplay: bench.server.number, listenDisplay: freeDisplayNumber(from: 700), latency: .milliseconds(20),
+            tcp: true)
+        defer { remote.stop() }
+        let child = try bench.start(subject, display: remote.display)
+        defer { child.stop() }
+        bench.hover(
+            subject, delay: 500, grace: grace, label: "\(subject.name).remote_20ms", trials: max(5, options.trials / 5))
+    }
+    if options.remote { try remoteHover(demo, grace: demo.grace) }
+
+    // Costs inside the library.
+    try InProcessBench(bench: bench).run(quick: options.quick)
+}
+
 @MainActor func main() throws {
     let demoPath = ProgramProcess.executablePath("tooltip-demo")
     guard FileManager.default.isExecutableFile(atPath: demoPath) else {
@@ -83,70 +140,47 @@ func machineDescription() -> String {
         return
     }
 
-    // Where the demo's views are: one run with the inspector.
-    let frames: [String: Frame]
-    do {
-        let demo = try ProgramProcess("tooltip-demo", display: server.display)
-        guard demo.waitForView("flip-trailing") != nil else { fail("the demo did not start") }
-        frames = demo.frames()
-        demo.stop()
+    // Where the demo's views are: one run with the inspector, for the whole demo and for the
+    // sample scene alone.
+    func viewFrames(_ arguments: [String], last: String) -> [String: Frame] {
+        guard let demo = try? ProgramProcess("tooltip-demo", arguments: arguments, display: server.display),
+            demo.waitForView(last) != nil
+        else { fail("the demo did not start") }
+        defer { demo.stop() }
+        return demo.frames()
     }
+    let frames = viewFrames([], last: "flip-trailing")
     guard let hover = frames["default-view"], let icon = frames["icon-home"] else { fail("demo views missing") }
     let demo = Subject(
         name: "x11ui", path: demoPath, windowTitle: "X11UI Tooltips",
         hoverPoint: (hover.midX, hover.midY), clickPoint: (icon.midX, icon.midY), restPoint: (1000, 640),
         paintedPixel: (hover.midX, hover.midY, 0x34c759),
         // Its tooltip hangs below it: out of the top edge is away, out of the bottom the gap.
+        // Leaving away hides at once (hover intent): no grace to subtract.
         awayPoint: (hover.midX, hover.y - 2), gapPoint: (hover.midX, hover.maxY + 1))
-
-    // Startup.
-    try bench.startup(demo, runs: options.startupRuns)
-
-    // Latencies, idle, memory and resources on one running demo.
-    let running = try bench.start(demo)
-    let stats = ProcStats(pid: running.pid)
-    bench.report("x11ui.rss_after_start", Double(stats.rssKB) / 1024, "MB")
-    bench.hover(demo, delay: 500, grace: 0)  // leaving away hides at once: no grace
-    bench.click(demo)
-    bench.idle("x11ui", pid: running.pid, seconds: options.idleSeconds)
-    bench.cycles(demo, count: options.shows)
-    bench.report("x11ui.rss_after_\(options.shows)_shows", Double(stats.rssKB) / 1024, "MB")
-    if let window = probe.window(named: "X11UI Tooltips") {
-        let before = probe.resourceCounts(ofClientOwning: window.id)
-        let rssBefore = stats.rssKB
-        let done = bench.cycles(demo, count: options.cycles)
-        let after = probe.resourceCounts(ofClientOwning: window.id)
-        bench.report("x11ui.show_hide_cycles_done", done, "cycles")
-        for type in ["WINDOW", "PIXMAP", "GC", "PICTURE", "GLYPHSET", "FONT", "COLORMAP", "CURSOR"] {
-            print("x11ui.x_resources_\(type.lowercased()): \(before[type] ?? 0) -> \(after[type] ?? 0) count")
-        }
-        print("x11ui.x_resources_total: \(before.values.reduce(0, +)) -> \(after.values.reduce(0, +)) count")
-        bench.report("x11ui.rss_growth_over_\(options.cycles)_cycles", Double(stats.rssKB - rssBefore) / 1024, "MB")
+    guard let sampleHover = viewFrames(["--scene", "sample"], last: "text-view")["default-view"] else {
+        fail("sample scene views missing")
     }
-    running.stop()
+    let sample = Subject(
+        name: "x11ui_sample", path: demoPath, arguments: ["--scene", "sample"], windowTitle: "X11UI Tooltips: sample",
+        hoverPoint: (sampleHover.midX, sampleHover.midY), clickPoint: nil, restPoint: (1000, 640),
+        paintedPixel: (sampleHover.midX, sampleHover.midY, 0x34c759),
+        awayPoint: (sampleHover.midX, sampleHover.y - 2), gapPoint: (sampleHover.midX, sampleHover.maxY + 1))
 
-    // Requests and round trips per show, through a counting proxy.
-    let proxy = try XProxy(serverDisplay: server.number, listenDisplay: freeDisplayNumber(from: 600))
-    try RequestCounts(bench: bench, proxy: proxy).measure(demo)
-    proxy.stop()
-
-    // Remote X: the hover figures through a TCP proxy that delays each direction by 20 ms.
-    func remoteHover(_ subject: Subject, grace: Double) throws {
-        let remote = try XProxy(
-            serverDisplay: server.number, listenDisplay: freeDisplayNumber(from: 700), latency: .milliseconds(20),
-            tcp: true)
-        defer { remote.stop() }
-        let child = try bench.start(subject, display: remote.display)
-        defer { child.stop() }
-        bench.hover(
-            subject, delay: 500, grace: grace, label: "\(subject.name).remote_20ms", trials: max(5, options.trials / 5))
+    if !options.onlyComparison {
+        try measureDemo(demo, bench: bench)
     }
-    if options.remote { try remoteHover(demo, grace: 0) }
 
-    // Costs inside the library.
-    try InProcessBench(bench: bench).run(quick: options.quick)
-
-    // The GTK 3 reference, measured the same way in the same run.
+    // The floor, X11UI's sample scene and GTK 3, measured the same way in the same run.
+    var subjects: [Subject] = []
+    if let path = options.peerFloor {
+        subjects.append(
+            Subject(
+                name: "floor", path: path, windowTitle: "peer-floor", hoverPoint: (100, 40), clickPoint: nil,
+                restPoint: (600, 400), paintedPixel: (20, 20, 0x34c759),
+                awayPoint: (100, 5)))  // out of its label's top; its tooltip hangs below
+    }
+    subjects.append(sample)
     if let path = options.peerGTK {
         let gtk = Subject(
             name: "gtk3", path: path, windowTitle: "peer-gtk", hoverPoint: (100, 40), clickPoint: nil,
@@ -165,17 +199,12 @@ func machineDescription() -> String {
         usleep(300_000)
         bench.report("gtk3.first_client.rss_after_start", Double(ProcStats(pid: cold.pid).rssKB) / 1024, "MB")
         cold.stop()
-        try bench.startup(gtk, runs: options.startupRuns)
-        let child = try bench.start(gtk)
-        bench.report("gtk3.rss_after_start", Double(ProcStats(pid: child.pid).rssKB) / 1024, "MB")
-        bench.hover(gtk, delay: 500, grace: 0)
-        bench.report("gtk3.rss_after_shows", Double(ProcStats(pid: child.pid).rssKB) / 1024, "MB")
-        child.stop()
-        let proxy = try XProxy(serverDisplay: server.number, listenDisplay: freeDisplayNumber(from: 800))
-        try RequestCounts(bench: bench, proxy: proxy).measure(gtk)
-        proxy.stop()
-        if options.remote { try remoteHover(gtk, grace: 0) }
+        subjects.append(gtk)
     }
+    try Comparison(
+        bench: bench, subjects: subjects, floor: options.peerFloor == nil ? nil : "floor",
+        startupRuns: options.startupRuns, remote: options.remote, serverNumber: server.number
+    ).run()
 }
 
 ChildProcess.stopChildrenOnTermination()  // killing this tool leaves no Xvfb behind

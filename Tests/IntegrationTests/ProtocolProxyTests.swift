@@ -36,6 +36,7 @@ final class ProtocolProxyTests {
         let flushed = proxy.snapshot - start
         #expect(flushed.requests == 3)
         #expect(flushed.replies == 0)
+        #expect(flushed.roundTrips == 0)
         #expect(flushed.opcodes == [1: 1, 8: 1, 18: 1])  // CreateWindow, MapWindow, ChangeProperty
 
         // Each call that needs an answer is one request and one reply: one round trip each.
@@ -45,6 +46,43 @@ final class ProtocolProxyTests {
         let waited = proxy.snapshot - start
         #expect(waited.requests == 5)
         #expect(waited.replies == 2)
+        #expect(waited.roundTrips == 2)
         #expect(waited.errors == 0)
+
+        // XInternAtoms sends its requests, then reads the replies: five replies, one wait.
+        var names = (1...5).map { strdup("X11UI_PROXY_BATCH_\($0)") }
+        defer { names.forEach { free($0) } }
+        var atoms = [UInt](repeating: 0, count: names.count)
+        _ = XInternAtoms(display, &names, Int32(names.count), 0, &atoms)
+        usleep(100_000)
+        let batched = proxy.snapshot - start
+        #expect(batched.requests == 10)
+        #expect(batched.replies == 7)
+        #expect(batched.roundTrips == 3)
+        #expect(!atoms.contains(0))
+    }
+
+    /// The demo maps its window before it asks for the extensions, the compositor's presence
+    /// and the keyboard mapping (each a round trip that would delay the window), and asks for
+    /// them once the window shows, before any tooltip needs them.
+    @Test func theFirstWindowMapsBeforeTheWorkThatCanWait() throws {
+        var number = 660
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
+        let proxy = try XProxy(serverDisplay: server.number, listenDisplay: number)
+        defer { proxy.stop() }
+        let demo = try ProgramProcess("tooltip-demo", arguments: ["--scene", "sample"], display: proxy.display)
+        defer { demo.stop() }
+        #expect(demo.waitForView("text-view") != nil)
+        let getSelectionOwner: UInt8 = 23
+        let queryExtension: UInt8 = 98
+        let deadline = Date().addingTimeInterval(5)
+        while proxy.snapshot.opcodes[getSelectionOwner] == nil, Date() < deadline { usleep(10_000) }
+        let atMap = try #require(proxy.countsAtFirstMap)
+        let started = proxy.snapshot
+        #expect(atMap.opcodes[getSelectionOwner] == nil, "the compositor's presence was asked before the map")
+        #expect(started.opcodes[getSelectionOwner] == 1, "the compositor's presence is asked once the window shows")
+        // Shape, RandR and XFixes are asked after the map.
+        #expect((started.opcodes[queryExtension] ?? 0) - (atMap.opcodes[queryExtension] ?? 0) >= 3)
+        #expect(atMap.roundTrips < started.roundTrips)
     }
 }

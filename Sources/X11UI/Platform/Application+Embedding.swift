@@ -52,6 +52,7 @@ extension Application {
         }
         processJobs()
         connection.flush()
+        finishStartupIfReady()
     }
 
     /// Handles one event a host program read with `XNextEvent`.
@@ -85,6 +86,13 @@ extension Application {
     }
 
     /// Sends X11UI's buffered requests to the server.
-    public func flush() { connection.flush() }
+    ///
+    /// Once X11UI's first window is on screen, a call also does the start-up work that waited
+    /// for it (the extensions, the compositor's presence, the keyboard mapping: a few round
+    /// trips, once), so that the first tooltip needs none.
+    public func flush() {
+        connection.flush()
+        finishStartupIfReady()
+    }
 
 }

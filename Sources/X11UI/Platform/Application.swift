@@ -42,6 +42,10 @@ public final class Application {
     var hostEvents: ((XEvent) -> Void)?
     /// Top-level windows that are open, for `quitsWhenLastWindowCloses`.
     var openWindows: [Window] = []
+    /// Whether the start-up work that waits for the first window is still to do, and whether
+    /// a window was exposed (is on screen) yet.
+    private var deferredStartupPending = true
+    private var sawExpose = false
 
     /// Whether `run()` returns once the last top-level window is closed (true by default).
     public var quitsWhenLastWindowCloses = true
@@ -82,7 +86,8 @@ public final class Application {
 
     private init(connection: DisplayConnection) {
         self.connection = connection
-        translator = EventTranslator(extensions: connection.extensions, display: connection.display)
+        translator = EventTranslator(
+            extensions: { [connection] in connection.queriedExtensions }, display: connection.display)
         resources = DrawingResources(connection: connection)
         screen = ScreenInfo(connection: connection)
         inspector = Inspector.fromEnvironment()
@@ -215,6 +220,7 @@ public final class Application {
             if selection == connection.atoms.compositorSelection { screen.compositorChanged(owner: owner) }
             return false
         default:
+            if deferredStartupPending, case .expose = event { sawExpose = true }
             guard let target = targets[event.window] else { return false }
             return target.handle(event)
         }
@@ -228,6 +234,20 @@ public final class Application {
         XPeekEvent(connection.display, &next)
         return next.type == MotionNotify && next.xmotion.window == event.xmotion.window
             && next.xmotion.state == event.xmotion.state
+    }
+
+    /// Once the first window is on screen (or when no window is open), asks the server for
+    /// what could wait: the extensions, the compositor's presence, RandR's and XFixes' events
+    /// and the keyboard mapping. Asked before the first window maps, each of these round trips
+    /// would delay it (by the network's round trip on a remote display); asked now, they are
+    /// done before the first tooltip, which then needs none.
+    func finishStartupIfReady() {
+        guard deferredStartupPending, connection.isUsable, sawExpose || openWindows.isEmpty else { return }
+        deferredStartupPending = false
+        _ = connection.extensions
+        screen.startWatching()
+        connection.prefetchKeyboardMapping()
+        connection.flush()
     }
 
     // MARK: - Layout and painting, once per turn

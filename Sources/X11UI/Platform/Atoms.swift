@@ -86,6 +86,9 @@ struct Atoms {
 }
 
 /// The X extensions X11UI uses and their event numbers.
+///
+/// Asking for them takes five round trips, so `DisplayConnection` asks on first use: after
+/// the first window shows, or when a tooltip needs its monitor or outline before that.
 struct Extensions {
     /// Shape: exact tooltip outlines when no compositor runs.
     let hasShape: Bool
@@ -94,6 +97,16 @@ struct Extensions {
     let randrMonitors: Bool
     /// XFixes selection-owner events (compositor start and stop); nil when absent.
     let xfixesEventBase: Int32?
+
+    /// None of them: for a connection that is gone.
+    static let none = Extensions()
+
+    private init() {
+        hasShape = false
+        randrEventBase = nil
+        randrMonitors = false
+        xfixesEventBase = nil
+    }
 
     init(display: OpaquePointer) {
         var event: Int32 = 0

@@ -17,7 +17,6 @@ final class DisplayConnection {
     let depth: Int32
     let colormap: UInt
     let atoms: Atoms
-    let extensions: Extensions
     /// Xft.dpi from the RESOURCE_MANAGER property read at connection time (96 when unset).
     let dpi: Double
     /// The X resource database text, as read at connection time.
@@ -55,14 +54,31 @@ final class DisplayConnection {
         depth = XDefaultDepth(display, screen)
         colormap = XDefaultColormap(display, screen)
         atoms = Atoms(display: display, screen: screen)
-        extensions = Extensions(display: display)
         resourceString = XResourceManagerString(display).map { String(cString: $0) } ?? ""
         dpi = XResources(resourceString).double("Xft.dpi").flatMap { $0 >= 24 && $0 <= 960 ? $0 : nil } ?? 96
         XErrorTrap.connections[display] = self
-        // Xlib fetches the keyboard mapping on the first key press, a round trip in the middle
-        // of an interaction (Escape on a tooltip); fetch it now, at start-up, instead.
-        _ = XKeysymToKeycode(display, 0xff1b)
         if owns { XSetIOErrorExitHandler(display, XErrorTrap.ioErrorExitHandler, nil) }
+    }
+
+    // MARK: - Work that waits until the first window shows
+
+    /// The extensions, asked for on first use.
+    var extensions: Extensions {
+        if let queriedExtensions { return queriedExtensions }
+        guard isUsable else { return .none }
+        let queried = Extensions(display: display)
+        queriedExtensions = queried
+        return queried
+    }
+
+    /// The extensions, if they were asked for already (events of the others cannot arrive:
+    /// nothing selected them).
+    private(set) var queriedExtensions: Extensions?
+
+    /// Fetches the keyboard mapping. Xlib fetches it on the first key press otherwise: a round
+    /// trip in the middle of an interaction (Escape on a tooltip).
+    func prefetchKeyboardMapping() {
+        if isUsable { _ = XKeysymToKeycode(display, 0xff1b) }
     }
 
     /// Closes the display if X11UI opened it; forgets it either way.

@@ -2,9 +2,19 @@ internal import CX11
 
 /// Translates `XEvent`s into `Event`s, in one place.
 struct EventTranslator {
-    let extensions: Extensions
+    /// The extensions' event numbers, once asked for (none of their events come before).
+    let extensions: () -> Extensions?
     /// The display events come from; filled into events that lack it (XLookupString reads it).
     let display: OpaquePointer
+
+    init(extensions: @escaping () -> Extensions?, display: OpaquePointer) {
+        self.extensions = extensions
+        self.display = display
+    }
+
+    init(extensions: Extensions, display: OpaquePointer) {
+        self.init(extensions: { extensions }, display: display)
+    }
 
     func translate(_ event: inout XEvent) -> Event {
         if event.xany.display == nil { event.xany.display = display }
@@ -77,6 +87,7 @@ struct EventTranslator {
     }
 
     private func translateExtension(_ event: inout XEvent) -> Event {
+        guard let extensions = extensions() else { return .other(type: event.type, window: event.xany.window) }
         if let base = extensions.randrEventBase,
             event.type == base + RRScreenChangeNotify || event.type == base + RRNotify
         {

@@ -2,19 +2,35 @@ internal import CX11
 
 /// The monitors of the screen and whether a compositor runs, kept up to date by events so
 /// that showing a tooltip never has to ask the server.
+///
+/// It starts watching (RandR and XFixes, three round trips with the extensions' own) once the
+/// first window shows, or when first asked, rather than before the first window maps.
 @MainActor
 final class ScreenInfo {
     private let connection: DisplayConnection
     private var cachedMonitors: [Rect]?
-    /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
-    private(set) var isComposited: Bool
+    private var composited = false
+    private(set) var isWatching = false
     /// Called when compositing starts or stops.
     var onCompositingChange: (() -> Void)?
 
     init(connection: DisplayConnection) {
         self.connection = connection
+    }
+
+    /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
+    var isComposited: Bool {
+        startWatching()
+        return composited
+    }
+
+    /// Reads the compositor's presence and selects the events that keep it and the monitors
+    /// current.
+    func startWatching() {
+        guard !isWatching, connection.isUsable else { return }
+        isWatching = true
         let display = connection.display
-        isComposited = XGetSelectionOwner(display, connection.atoms.compositorSelection) != 0
+        composited = XGetSelectionOwner(display, connection.atoms.compositorSelection) != 0
         if connection.extensions.randrEventBase != nil {
             XRRSelectInput(
                 display, connection.root,
@@ -44,6 +60,7 @@ final class ScreenInfo {
     /// The monitors (RandR 1.5), or the whole screen when RandR reports none.
     var monitors: [Rect] {
         if let override, !override.isEmpty { return override }
+        startWatching()
         if let cachedMonitors { return cachedMonitors }
         var result: [Rect] = []
         if connection.extensions.randrMonitors, connection.isUsable {
@@ -67,9 +84,9 @@ final class ScreenInfo {
 
     /// The owner of the compositor selection changed.
     func compositorChanged(owner: UInt) {
-        let composited = owner != 0
-        guard composited != isComposited else { return }
-        isComposited = composited
+        let now = owner != 0
+        guard isWatching, now != composited else { return }
+        composited = now
         onCompositingChange?()
     }
 }

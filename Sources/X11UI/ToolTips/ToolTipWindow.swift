@@ -17,6 +17,35 @@ final class ToolTipWindow {
     /// The plain text of the content (`_NET_WM_NAME`).
     private(set) var text = ""
     private(set) var geometry: ToolTipGeometry?
+    /// What the back buffer holds and the outline the window has, when known.
+    private var painted: PaintedContent?
+    private var outline: Outline?
+
+    /// A tooltip's outline in window coordinates: the same wherever the window is.
+    private struct Outline: Equatable {
+        var size: Size
+        var edge: ToolTipPlacement.Edge
+        var body: Rect
+        var arrow: [Point]
+
+        init(_ geometry: ToolTipGeometry) {
+            size = geometry.windowFrame.size
+            edge = geometry.edge
+            body = geometry.body
+            arrow = geometry.arrow.map { [$0.tip, $0.base1, $0.base2] } ?? []
+        }
+    }
+
+    /// What a text tooltip's paint depends on. Rich content is always repainted: a view tree
+    /// cannot be compared.
+    private struct PaintedContent: Equatable {
+        var text: String
+        var style: ToolTipStyle
+        var scale: Double
+        var maxLines: Int?
+        var composited: Bool
+        var outline: Outline
+    }
 
     init(application: Application) {
         self.application = application
@@ -75,6 +104,15 @@ final class ToolTipWindow {
                 followsPointer: followsPointer, edgeMargin: ToolTipLayout.monitorMargin * scale))
         let geometryChanged = geometry != self.geometry
         self.geometry = geometry
+        let outline = Outline(geometry)
+        let outlineChanged = outline != self.outline
+        self.outline = outline
+        var paint: PaintedContent?
+        if case .text(let string) = content {
+            paint = PaintedContent(
+                text: string, style: style, scale: scale, maxLines: textLabel.maxLines, composited: composited,
+                outline: outline)
+        }
         bubble.geometry = geometry
         bubble.setNeedsLayout()
         bubble.setNeedsDisplay()
@@ -92,12 +130,19 @@ final class ToolTipWindow {
             connection.setLongProperty(
                 host.windowID, connection.atoms.wmTransientFor, type: 33 /* WINDOW */, [Int(owner)])
         }
-        if geometryChanged, connection.extensions.hasShape {
+        if outlineChanged, connection.extensions.hasShape {
             let outline = ToolTipBubbleView.outline(of: geometry, radius: style.cornerRadius * scale, inset: 0)
             shapeMask().apply(outline, size: geometry.windowFrame.size, to: host.windowID, inputOnly: composited)
         }
-        host.invalidate(host.bounds)
+        // The same text in the same outline, maybe elsewhere: the buffer shows it already, so the
+        // show is a configure, a map and a copy.
+        if paint != nil, paint == painted, host.buffer != nil {
+            host.discardDamage()
+        } else {
+            host.invalidate(host.bounds)
+        }
         host.updateIfNeeded()
+        painted = paint
         if !isShown {
             isShown = true
             XMapWindow(connection.display, host.windowID)  // setFrame raised it already
@@ -126,6 +171,8 @@ final class ToolTipWindow {
         host?.close()
         host = nil
         geometry = nil
+        painted = nil
+        outline = nil
         windowName = nil
         transientFor = 0
     }
@@ -137,6 +184,8 @@ final class ToolTipWindow {
         host = nil
         mask = nil
         geometry = nil
+        painted = nil
+        outline = nil
         windowName = nil
         transientFor = 0
     }

@@ -385,6 +385,10 @@ open class Window: EventTarget {
         application?.setNeedsUpdate(self)
     }
 
+    /// Forgets the damage gathered so far: the back buffer already shows what it would paint
+    /// (a tooltip shown again with the content it was painted with).
+    func discardDamage() { dirty = .zero }
+
     /// Lays out if asked, paints the damaged area into the back buffer and copies it out.
     func updateIfNeeded() {
         guard let application, windowID != 0, let size else { return }
