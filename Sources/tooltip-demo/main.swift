@@ -21,7 +21,12 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--scene": sceneName = arguments.popFirst() ?? ""
-    case "--display": displayName = arguments.popFirst()
+    case "--display":
+        // An empty name would fall back to $DISPLAY: a missing value is an error, not a default.
+        guard let name = arguments.popFirst(), !name.isEmpty, !name.hasPrefix("--") else {
+            die("--display needs a display name (\":0\")")
+        }
+        displayName = name
     case "-h", "--help":
         print(usage)
         exit(0)

@@ -16,12 +16,15 @@ final class DisplayConnection {
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
     let colormap: UInt
+    /// The colormap X11UI created for a TrueColor visual that is not the screen's default.
+    private let ownedColormap: UInt?
     let atoms: Atoms
     let extensions: Extensions
     /// Xft.dpi from the RESOURCE_MANAGER property read at connection time (96 when unset).
     let dpi: Double
-    /// The X resource database text, as read at connection time.
-    let resourceString: String
+    /// The X resources X11UI reads (`Xft.dpi` and the tooltip attributes), parsed once at
+    /// connection time.
+    let resources: XResources
 
     /// Set once the connection is gone; every later X call is skipped.
     private(set) var isBroken = false
@@ -34,13 +37,66 @@ final class DisplayConnection {
     /// Resources X11UI created on a borrowed display; their errors are X11UI's to swallow.
     private var ownedResources: Set<UInt> = []
 
-    /// Opens a display by name (nil or empty: `$DISPLAY`).
-    convenience init(name requested: String?) throws(X11UIError) {
+    /// How long a server may take to answer the connection setup, unless the program or
+    /// `X11UI_CONNECT_TIMEOUT` (seconds) says otherwise.
+    static let defaultConnectTimeout = Duration.seconds(5)
+
+    /// Opens a display by name (nil or empty: `$DISPLAY`), giving up when its server does not
+    /// answer the connection setup within `timeout` (nil: `X11UI_CONNECT_TIMEOUT` or the default).
+    convenience init(name requested: String?, timeout requestedTimeout: Duration? = nil) throws(X11UIError) {
         let name = (requested?.isEmpty == false ? requested : nil) ?? Environment.value("DISPLAY") ?? ""
         guard !name.isEmpty else { throw X11UIError.noDisplay }
+        let seconds = Environment.value("X11UI_CONNECT_TIMEOUT").flatMap(Double.init).flatMap {
+            $0 > 0 && $0 <= 3600 ? $0 : nil
+        }
+        let timeout = requestedTimeout ?? seconds.map { .milliseconds(Int64($0 * 1000)) } ?? Self.defaultConnectTimeout
+        switch DisplayProbe.check(name, timeout: timeout) {
+        case .answered: break
+        case .timedOut: throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
+        case .garbled: throw X11UIError.cannotOpenDisplay(name: name)
+        }
         XErrorTrap.install()
-        guard let display = XOpenDisplay(name) else { throw X11UIError.cannotOpenDisplay(name: name) }
+        // libxcb writes a server's refusal ("No protocol specified", or whatever a hostile
+        // server sends) raw to standard error; it becomes part of the one-line error instead.
+        var opened: OpaquePointer?
+        let refusal = StandardErrorCapture.during { opened = XOpenDisplay(name) }
+        guard let display = opened else {
+            let reason = refusal.trimmingWhitespace
+            if reason.isEmpty { throw X11UIError.cannotOpenDisplay(name: name) }
+            throw X11UIError.connectionRefused(name: name, reason: String(reason.prefix(256)))
+        }
+        if !refusal.isEmpty { Log.warning(refusal) }
+        if let reason = Self.unsupportedReason(display) {
+            XCloseDisplay(display)
+            throw X11UIError.unsupportedDisplay(name: name, reason: reason)
+        }
         self.init(display: display, owns: true, name: name)
+    }
+
+    /// Why X11UI cannot draw on a display, or nil when it can.
+    ///
+    /// RENDER is required rather than worked around: Xft draws text only through it (its core
+    /// protocol path knows only the server's bitmap fonts, with no fontconfig fallback, emoji or
+    /// shaping), and cairo without it composites every shape on the client. Every X server
+    /// of this century has it (Xorg, Xvfb, Xwayland, Xephyr, the VNC servers); one started with
+    /// `-extension RENDER` would show mapped tooltips with nothing drawn in them, so the program
+    /// is told at start instead. The same goes for a screen with no TrueColor visual at its
+    /// default depth (pixel values are computed from the visual's masks, as on TrueColor).
+    static func unsupportedReason(_ display: OpaquePointer) -> String? {
+        var event: Int32 = 0
+        var error: Int32 = 0
+        guard XRenderQueryExtension(display, &event, &error) != 0 else {
+            return "the X server lacks the RENDER extension, which X11UI draws text and shapes with"
+        }
+        let screen = XDefaultScreen(display)
+        var info = XVisualInfo()
+        guard
+            XDefaultVisual(display, screen).pointee.class == TrueColor
+                || XMatchVisualInfo(display, screen, XDefaultDepth(display, screen), TrueColor, &info) != 0
+        else {
+            return "the screen has no TrueColor visual at depth \(XDefaultDepth(display, screen))"
+        }
+        return nil
     }
 
     /// Wraps an open display. When `owns` is false the host keeps it and its error handlers.
@@ -51,14 +107,30 @@ final class DisplayConnection {
         self.name = name ?? String(cString: XDisplayString(display))
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
-        visual = XDefaultVisual(display, screen)
         depth = XDefaultDepth(display, screen)
-        colormap = XDefaultColormap(display, screen)
+        // A DirectColor default visual (`Xvfb -cc 5`) has an empty default colormap: every
+        // pixel would show black. Windows use a TrueColor visual of the same depth instead,
+        // with a colormap of their own.
+        var info = XVisualInfo()
+        if XDefaultVisual(display, screen).pointee.class != TrueColor,
+            XMatchVisualInfo(display, screen, depth, TrueColor, &info) != 0, let trueColor = info.visual
+        {
+            visual = trueColor
+            colormap = XCreateColormap(display, root, trueColor, AllocNone)
+            ownedColormap = colormap
+        } else {
+            visual = XDefaultVisual(display, screen)
+            colormap = XDefaultColormap(display, screen)
+            ownedColormap = nil
+        }
         atoms = Atoms(display: display, screen: screen)
         extensions = Extensions(display: display)
-        resourceString = XResourceManagerString(display).map { String(cString: $0) } ?? ""
-        dpi = XResources(resourceString).double("Xft.dpi").flatMap { $0 >= 24 && $0 <= 960 ? $0 : nil } ?? 96
+        resources = XResources(
+            XResourceManagerString(display).map { String(cString: $0) } ?? "",
+            attributes: Application.resourceAttributes.union(["dpi"]))
+        dpi = resources.double("Xft.dpi").flatMap { $0 >= 24 && $0 <= 960 ? $0 : nil } ?? 96
         XErrorTrap.connections[display] = self
+        if !owns, let reason = Self.unsupportedReason(display) { Log.warning("display \"\(self.name)\": \(reason)") }
         // Xlib fetches the keyboard mapping on the first key press, a round trip in the middle
         // of an interaction (Escape on a tooltip); fetch it now, at start-up, instead.
         _ = XKeysymToKeycode(display, 0xff1b)
@@ -76,6 +148,7 @@ final class DisplayConnection {
         guard XErrorTrap.connections[display] === self else { return }
         if !isBroken, Self.peerHasClosed(XConnectionNumber(display)) { isBroken = true }
         XErrorTrap.connections[display] = nil
+        if let ownedColormap, !isBroken { XFreeColormap(display, ownedColormap) }
         isClosed = true
         if ownsDisplay, !isBroken { XCloseDisplay(display) }
     }

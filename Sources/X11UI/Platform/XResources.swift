@@ -12,21 +12,67 @@ public struct XResources: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// Entry indices by their last component: a query's last level must match an entry's last
+    /// component (by name, class or `?`), so a lookup reads only those entries.
+    private var byLastComponent: [Substring: [Int]] = [:]
+
+    /// The most text parsed: the first megabyte (far more than any desktop's resources);
+    /// the rest is ignored, with a warning.
+    public static let maximumSize = 1 << 20
 
     /// Parses resource text; lines that are not `key: value` are skipped.
+    ///
+    /// - Complexity: O(n) in the text's length (at most `maximumSize` bytes are read).
     public init(_ text: String) {
+        self.init(text, attributes: nil)
+    }
+
+    /// Parses resource text, keeping only entries whose last component is one of `attributes`
+    /// (or `?`), when given: a program that asks for a few attributes pays for those alone.
+    init(_ text: String, attributes: Set<String>?) {
+        var text = Substring(text)
+        if text.utf8.count > Self.maximumSize {
+            Log.warning("X resources beyond the first \(Self.maximumSize / 1024) KiB are ignored")
+            let cut = text.utf8.index(text.utf8.startIndex, offsetBy: Self.maximumSize)
+            text = text[..<(text.utf8[...cut].lastIndex(of: UInt8(ascii: "\n")) ?? cut)]
+        }
         var pending = ""
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = Substring(rawLine)
-            if line.hasSuffix("\\") {  // continuation
+        // Lines are found in the UTF-8 bytes (a newline is never part of a longer character).
+        for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            var line = Substring(bytes)
+            if bytes.last == UInt8(ascii: "\\") {  // continuation
                 line.removeLast()
-                pending += line
+                if pending.utf8.count + line.utf8.count <= 70_000 { pending += line }
                 continue
             }
-            let full = pending + line
+            let full = pending.isEmpty ? line : Substring(pending + line)
             pending = ""
-            if let entry = Self.parse(line: full) { entries.append(entry) }
+            if let attributes, !Self.lastComponent(of: full, isIn: attributes) { continue }
+            if let entry = Self.parse(line: String(full)) {
+                byLastComponent[entry.components[entry.components.count - 1].name, default: []].append(entries.count)
+                entries.append(entry)
+            }
         }
+    }
+
+    /// Whether a line's key ends with one of `attributes` or `?` (a cheap test before parsing).
+    private static func lastComponent(of line: Substring, isIn attributes: Set<String>) -> Bool {
+        let utf8 = line.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        var end = colon
+        while end > utf8.startIndex {
+            let before = utf8.index(before: end)
+            guard utf8[before] == UInt8(ascii: " ") || utf8[before] == UInt8(ascii: "\t") else { break }
+            end = before
+        }
+        var start = end
+        while start > utf8.startIndex {
+            let before = utf8.index(before: start)
+            if utf8[before] == UInt8(ascii: ".") || utf8[before] == UInt8(ascii: "*") { break }
+            start = before
+        }
+        let name = String(line[start..<end])
+        return name == "?" || attributes.contains(name)
     }
 
     private static func parse(line: String) -> Entry? {
@@ -74,7 +120,11 @@ public struct XResources: Sendable {
     public func string(names: [String], classes: [String]) -> String? {
         precondition(names.count == classes.count, "a name and a class for every level")
         var best: (score: [Int], value: String)?
-        for entry in entries {
+        guard let name = names.last, let cls = classes.last else { return nil }
+        var candidates = byLastComponent[name[...], default: []] + byLastComponent["?", default: []]
+        if cls != name { candidates += byLastComponent[cls[...], default: []] }
+        // In file order, so that a later entry of equal specificity wins.
+        for entry in candidates.sorted().map({ entries[$0] }) {
             guard let score = Self.match(entry.components[...], names[...], classes[...]) else { continue }
             // On equal specificity the later entry wins, as when xrdb loads a file.
             if best == nil || !best!.score.lexicographicallyPrecedes(score, by: >) { best = (score, entry.value) }
