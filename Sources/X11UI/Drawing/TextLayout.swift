@@ -52,6 +52,17 @@ struct TextLayout: Equatable {
         Size(width: lines.map { max($0.width, $0.wrapWidth) }.max() ?? 0, height: Double(lines.count) * lineHeight)
     }
 
+    /// The widest and tallest area of text that can ever show: the largest window side
+    /// (`XRange.largestWindowSide`). Text laid out beyond it never shows, so it is not laid out.
+    static let maximumExtent = XRange.largestWindowSide
+
+    /// The most lines that show in `maximumExtent` of height: views that lay out text with no
+    /// line limit of their own (labels, text views) stop there, so a 10 MB label costs the
+    /// lines that can show, not ten megabytes of measuring.
+    static func viewableLines(lineHeight: Double) -> Int {
+        lineHeight > 0 ? Int(maximumExtent / lineHeight) + 1 : 1024
+    }
+
     /// The ellipsis appended to a truncated last line.
     static let ellipsis: Substring = "…"
 
@@ -65,7 +76,8 @@ struct TextLayout: Equatable {
         lineHeight = measurer.lineHeight
         ascent = measurer.ascent
         let limit = max(1, maxLines ?? .max)
-        let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        // Lines are never broken wider than text can show.
+        let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? min($0, Self.maximumExtent) : nil }
         var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: width)
         while let line = breaker.next() {
             if lines.count == limit {
@@ -343,10 +355,51 @@ struct LineBreaker<Measurer: TextMeasuring> {
             pendingSpaces = 0
             lineEnd = wordEnd
             index = wordEnd
+            if maxWidth == nil, width > TextLayout.maximumExtent {
+                // A line that does not wrap shows nothing past the widest view: the rest of its
+                // paragraph is skipped unmeasured (a 10 MB line costs what can show).
+                skipParagraph(from: index)
+                return TextLayout.Line(text: text[start..<lineEnd], width: width)
+            }
         }
         finished = true
         position = text.endIndex
         return TextLayout.Line(text: text[start..<lineEnd], width: width)
+    }
+
+    /// Moves past the rest of the paragraph that `index` is in: to just after the next line
+    /// feed, carriage return (with its line feed), or line or paragraph separator. Scans the
+    /// UTF-8 bytes, since a paragraph break never belongs to a longer character (`\r\n`
+    /// aside): megabytes take milliseconds.
+    private mutating func skipParagraph(from index: Substring.Index) {
+        let utf8 = text.utf8
+        let rest = utf8[index...]
+        let found =
+            rest.withContiguousStorageIfAvailable(Self.paragraphEnd)
+            ?? Array(rest).withUnsafeBufferPointer(Self.paragraphEnd)
+        if let found {
+            position = utf8.index(index, offsetBy: found)
+        } else {
+            position = text.endIndex
+            finished = true
+        }
+    }
+
+    /// The offset just past the first paragraph break in UTF-8 bytes, or nil.
+    private static func paragraphEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var offset = 0
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x0A: return offset + 1
+            case 0x0D: return offset + (offset + 1 < bytes.count && bytes[offset + 1] == 0x0A ? 2 : 1)
+            case 0xE2
+            where offset + 2 < bytes.count && bytes[offset + 1] == 0x80
+                && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9):
+                return offset + 3
+            default: offset += 1
+            }
+        }
+        return nil
     }
 
     /// As many characters of `word` as fit (at least one, so layout always moves on).
