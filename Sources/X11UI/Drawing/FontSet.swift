@@ -34,6 +34,8 @@ final class FontSet: TextMeasuring {
     private var shapingFonts: [Int: (font: OpaquePointer, xScale: Int)] = [:]
     /// Colour face index per scalar shown in emoji presentation; -1: no colour face has it.
     private var colorFaceCache: [UInt32: Int32] = [:]
+    /// Advance of each ASCII character in its face; -1: not measured yet.
+    private var asciiAdvances = [Double](repeating: -1, count: 128)
     /// Face index of ASCII scalars (they are nearly all text); -2: not looked up yet.
     private var asciiFaces = [Int8](repeating: -2, count: 128)
 
@@ -353,12 +355,49 @@ final class FontSet: TextMeasuring {
     }
 
     func width(of text: Substring) -> Double {
+        if let width = asciiWidth(of: text) { return width }
         var total = 0.0
         forEachRun(in: text) { run, bytes in
             total += advance(of: bytes, run: run)
             return true
         }
         return total
+    }
+
+    /// The width of text that is all ASCII, from cached advances; nil for other text.
+    ///
+    /// Xft's extents of unshaped text are the sum of its glyphs' advances (it neither kerns nor
+    /// shapes), so adding cached advances gives the same width without building runs: wrapping
+    /// a long text measures each word, and most words are ASCII.
+    private func asciiWidth(of text: Substring) -> Double? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
+            var total = 0.0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                total += asciiAdvance(byte)
+            }
+            return total
+        } ?? nil
+    }
+
+    /// The advance of an ASCII character as `forEachRun` draws it: a tab as a space, other
+    /// controls as nothing.
+    private func asciiAdvance(_ byte: UInt8) -> Double {
+        let cached = asciiAdvances[Int(byte)]
+        if cached >= 0 { return cached }
+        var advance = 0.0
+        let scalar = Unicode.Scalar(byte == 0x09 ? 0x20 : byte)
+        if !Self.drawsNothing(scalar) {
+            let face = faceIndex(for: scalar)
+            if face >= 0 {
+                var glyph = XftCharIndex(connection.display, faces[face], scalar.value)
+                var extents = XGlyphInfo()
+                XftGlyphExtents(connection.display, faces[face], &glyph, 1, &extents)
+                advance = Double(extents.xOff)
+            }
+        }
+        asciiAdvances[Int(byte)] = advance
+        return advance
     }
 
     /// The advance width of one run's bytes.

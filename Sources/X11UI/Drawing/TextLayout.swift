@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// Text broken into lines that fit a width: word wrapping, explicit newlines, and an ellipsis
 /// when the text needs more lines than allowed.
 ///
@@ -387,19 +389,31 @@ struct LineBreaker<Measurer: TextMeasuring> {
 
     /// The offset just past the first paragraph break in UTF-8 bytes, or nil.
     private static func paragraphEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var offset = 0
-        while offset < bytes.count {
-            switch bytes[offset] {
-            case 0x0A: return offset + 1
-            case 0x0D: return offset + (offset + 1 < bytes.count && bytes[offset + 1] == 0x0A ? 2 : 1)
-            case 0xE2
-            where offset + 2 < bytes.count && bytes[offset + 1] == 0x80
-                && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9):
-                return offset + 3
-            default: offset += 1
-            }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        func find(_ byte: UInt8, from start: Int = 0, before end: Int) -> Int? {
+            guard end > start, let hit = memchr(base + start, Int32(byte), end - start) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
-        return nil
+        // The first line feed or carriage return, found by memchr...
+        var end = bytes.count
+        var breakEnd: Int?
+        if let lineFeed = find(0x0A, before: end) {
+            end = lineFeed
+            breakEnd = lineFeed + 1
+        }
+        if let carriageReturn = find(0x0D, before: end) {
+            end = carriageReturn
+            breakEnd = carriageReturn + (carriageReturn + 1 < bytes.count && bytes[carriageReturn + 1] == 0x0A ? 2 : 1)
+        }
+        // ...then a line or paragraph separator (E2 80 A8, E2 80 A9) before it.
+        var from = 0
+        while let lead = find(0xE2, from: from, before: end) {
+            if lead + 2 < bytes.count, bytes[lead + 1] == 0x80, bytes[lead + 2] == 0xA8 || bytes[lead + 2] == 0xA9 {
+                return lead + 3
+            }
+            from = lead + 1
+        }
+        return breakEnd
     }
 
     /// As many characters of `word` as fit (at least one, so layout always moves on).
@@ -429,6 +443,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
     /// The end of the word starting at `start`: up to a space or a paragraph break; ideographs
     /// and kana are words of their own, since Chinese and Japanese break between characters.
     static func endOfWord(in text: Substring, from start: Substring.Index) -> Substring.Index {
+        if let end = endOfASCIIWord(in: text, from: start) { return end }
         var index = start
         var length = 0
         while index < text.endIndex, length < maxWordLength {
@@ -440,6 +455,23 @@ struct LineBreaker<Measurer: TextMeasuring> {
             }
             index = text.index(after: index)
         }
+        return index
+    }
+
+    /// `endOfWord` for a word of ASCII letters (one byte is one character there); nil when
+    /// a byte of another script comes first, for the general path to decide.
+    private static func endOfASCIIWord(in text: Substring, from start: Substring.Index) -> Substring.Index? {
+        let utf8 = text.utf8
+        var index = start
+        var length = 0
+        while index < utf8.endIndex, length < maxWordLength {
+            let byte = utf8[index]
+            if byte >= 0x80 { return nil }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+            length += 1
+            index = utf8.index(after: index)
+        }
+        // After ASCII bytes the index is on a character boundary ("\r\n" is a break, not a word).
         return index
     }
 
