@@ -138,6 +138,20 @@ final class FakeServer: @unchecked Sendable {
                 == "cannot open display \":7\": the X server did not answer within 0.3 s")
     }
 
+    @Test @MainActor func theProbeDoesNotMakeAResettingServerDropTheConnection() throws {
+        // A server that resets when its last client leaves (Xvfb's and Xorg's default) must
+        // not see the probe leave before Xlib's connection arrives.
+        let server = try XvfbServer(extraArguments: ["-reset"])
+        for attempt in 0..<12 {
+            do {
+                let app = try Application(displayName: server.display)
+                app.close()
+            } catch {
+                Issue.record("attempt \(attempt): \(error)")
+            }
+        }
+    }
+
     @Test @MainActor func halfASetupTimesOutAndGarbageIsRefused() throws {
         let partial = try FakeServer(.partialSetup)
         #expect(throws: X11UIError.displayNotAnswering(name: partial.display, timeout: .milliseconds(300))) {

@@ -19,23 +19,49 @@ enum DisplayProbe {
         case timedOut
         /// The server sent something that is not an X setup answer.
         case garbled
+        /// The server closed the connection without answering.
+        case closed
     }
 
     /// Connects to the server of `name` and waits up to `timeout` for its setup answer.
-    static func check(_ name: String, timeout: Duration) -> Outcome {
-        guard let address = DisplayAddress(name) else { return .answered }
+    ///
+    /// `body` runs (Xlib connects) while the probe's connection is still open: a server that
+    /// resets when its last client leaves (Xvfb and a bare Xorg do) would otherwise drop
+    /// Xlib's connection in the middle of its setup.
+    static func check<Result, Failure: Error>(
+        _ name: String, timeout: Duration, then body: (Outcome) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard let address = DisplayAddress(name) else { return try body(.answered) }
         let deadline = MonotonicInstant.now() + timeout
-        guard let fd = address.connect(until: deadline) else { return .answered }
-        defer { close(fd) }
+        while true {
+            guard let fd = address.connect(until: deadline) else { return try body(.answered) }
+            defer { close(fd) }
+            let outcome = answer(on: fd, until: deadline)
+            // A server that closes a connection without a word is resetting (its last client
+            // just left): it is back within milliseconds, so ask again.
+            if outcome == .closed, MonotonicInstant.now() + .milliseconds(10) < deadline {
+                var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+                nanosleep(&pause, nil)
+                continue
+            }
+            return try body(outcome == .closed ? .timedOut : outcome)
+        }
+    }
+
+    /// Sends a setup request and reads the whole answer.
+    private static func answer(on fd: Int32, until deadline: MonotonicInstant) -> Outcome {
         // Byte order 'l', protocol 11.0, no authorization: a server that wants some refuses,
         // which is an answer too.
         let request: [UInt8] = [0x6c, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         guard send(fd, request, until: deadline) else { return .timedOut }
-        guard let header = receive(fd, count: 8, until: deadline) else { return .timedOut }
+        var closed = false
+        guard let header = receive(fd, count: 8, until: deadline, closed: &closed) else {
+            return closed ? .closed : .timedOut
+        }
         // Status 0 refused, 1 accepted, 2 authenticate; refusals and acceptances name 11.
         guard header[0] <= 2, header[0] == 2 || (header[2] == 11 && header[3] == 0) else { return .garbled }
         let remaining = (Int(header[6]) | Int(header[7]) << 8) * 4
-        guard receive(fd, count: remaining, until: deadline) != nil else { return .timedOut }
+        guard receive(fd, count: remaining, until: deadline, closed: &closed) != nil else { return .timedOut }
         return .answered
     }
 
@@ -53,14 +79,21 @@ enum DisplayProbe {
         return true
     }
 
-    private static func receive(_ fd: Int32, count: Int, until deadline: MonotonicInstant) -> [UInt8]? {
+    /// Reads `count` bytes; nil when the deadline passes or the connection ends first
+    /// (`closed` then says so).
+    private static func receive(
+        _ fd: Int32, count: Int, until deadline: MonotonicInstant, closed: inout Bool
+    ) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < count {
             guard wait(fd, for: Int16(POLLIN), until: deadline) else { return nil }
             let got = bytes[offset...].withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if got < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard got > 0 else { return nil }
+            guard got > 0 else {
+                closed = true
+                return nil
+            }
             offset += got
         }
         return bytes

@@ -50,16 +50,20 @@ final class DisplayConnection {
             $0 > 0 && $0 <= 3600 ? $0 : nil
         }
         let timeout = requestedTimeout ?? seconds.map { .milliseconds(Int64($0 * 1000)) } ?? Self.defaultConnectTimeout
-        switch DisplayProbe.check(name, timeout: timeout) {
-        case .answered: break
-        case .timedOut: throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
-        case .garbled: throw X11UIError.cannotOpenDisplay(name: name)
-        }
         XErrorTrap.install()
         // libxcb writes a server's refusal ("No protocol specified", or whatever a hostile
         // server sends) raw to standard error; it becomes part of the one-line error instead.
-        var opened: OpaquePointer?
-        let refusal = StandardErrorCapture.during { opened = XOpenDisplay(name) }
+        var refusal = ""
+        let opened = try DisplayProbe.check(name, timeout: timeout) { outcome throws(X11UIError) -> OpaquePointer? in
+            switch outcome {
+            case .answered: break
+            case .timedOut, .closed: throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
+            case .garbled: throw X11UIError.cannotOpenDisplay(name: name)
+            }
+            var display: OpaquePointer?
+            refusal = StandardErrorCapture.during { display = XOpenDisplay(name) }
+            return display
+        }
         guard let display = opened else {
             let reason = refusal.trimmingWhitespace
             if reason.isEmpty { throw X11UIError.cannotOpenDisplay(name: name) }
