@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Testing
 import X11TestSupport
@@ -155,6 +156,21 @@ struct BoundaryTests {
         #expect(all.entries.count < 36_000 && all.entries.count > 20_000, "\(all.entries.count) entries")
         #expect(
             all.string(names: ["app5", "widget", "geometry"], classes: ["App", "Widget", "Geometry"]) == "5x5+0+0")
+    }
+
+    @Test func aHugeResourceDatabaseDoesNotSlowTheStart() throws {
+        let lines = (0..<36_000).map { "app\($0)*widget.geometry: \($0)x\($0)+0+0\n" }.joined()
+        let start = ContinuousClock.now
+        let display = try InProcessDisplay(resources: "Xft.dpi: 144\nXft.antialias: false\n" + lines)
+        let window = Window(
+            title: "resources", size: Size(width: 200, height: 100), content: Label("text"), application: display.app)
+        display.show(window)
+        let elapsed = ContinuousClock.now - start
+        #expect(display.app.scale == 1.5)
+        // Xft and cairo read their settings through Xlib, which parsed all 1.4 MB (1.6 s).
+        #expect(elapsed < .seconds(1), "start with a 1.4 MB database took \(elapsed)")
+        let antialias = XGetDefault(display.app.connection.display, "Xft", "antialias").map { String(cString: $0) }
+        #expect(antialias == "false")
     }
 
     // MARK: - Depth and counts (5)

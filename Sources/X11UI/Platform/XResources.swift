@@ -55,6 +55,37 @@ public struct XResources: Sendable {
         }
     }
 
+    /// The lines of resource text (continuations joined, within `maximumSize`) that a query
+    /// whose first level is one of `programs` can match: those whose first component is one
+    /// of them or `?`, and those that start with a loose binding (`*`).
+    ///
+    /// - Complexity: O(n) in the text's length.
+    static func lines(in text: String, forPrograms programs: Set<String>) -> String {
+        var kept = ""
+        var pending = ""
+        for bytes in text.utf8.prefix(maximumSize).split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        {
+            var line = Substring(bytes)
+            if bytes.last == UInt8(ascii: "\\") {
+                line.removeLast()
+                if pending.utf8.count + line.utf8.count <= 70_000 { pending += line }
+                continue
+            }
+            let full = pending.isEmpty ? line : Substring(pending + line)
+            pending = ""
+            let key = full.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            let first = key.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: ":") }
+            if key.first == UInt8(ascii: "*") || first.elementsEqual("?".utf8)
+                || programs.contains(String(decoding: first, as: UTF8.self))
+            {
+                kept += full
+                kept += "\n"
+            }
+        }
+        return kept
+    }
+
     /// Whether a line's key ends with one of `attributes` or `?` (a cheap test before parsing).
     private static func lastComponent(of line: Substring, isIn attributes: Set<String>) -> Bool {
         let utf8 = line.utf8
