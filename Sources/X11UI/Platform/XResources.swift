@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// A parsed X resource database (the RESOURCE_MANAGER text that `xrdb` loads).
 ///
 /// Lookups follow `xrdb` semantics: a query names a full path of names and classes
@@ -30,24 +32,11 @@ public struct XResources: Sendable {
     /// Parses resource text, keeping only entries whose last component is one of `attributes`
     /// (or `?`), when given: a program that asks for a few attributes pays for those alone.
     init(_ text: String, attributes: Set<String>?) {
-        var text = Substring(text)
         if text.utf8.count > Self.maximumSize {
             Log.warning("X resources beyond the first \(Self.maximumSize / 1024) KiB are ignored")
-            let cut = text.utf8.index(text.utf8.startIndex, offsetBy: Self.maximumSize)
-            text = text[..<(text.utf8[...cut].lastIndex(of: UInt8(ascii: "\n")) ?? cut)]
         }
-        var pending = ""
-        // Lines are found in the UTF-8 bytes (a newline is never part of a longer character).
-        for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            var line = Substring(bytes)
-            if bytes.last == UInt8(ascii: "\\") {  // continuation
-                line.removeLast()
-                if pending.utf8.count + line.utf8.count <= 70_000 { pending += line }
-                continue
-            }
-            let full = pending.isEmpty ? line : Substring(pending + line)
-            pending = ""
-            if let attributes, !Self.lastComponent(of: full, isIn: attributes) { continue }
+        Self.forEachLine(in: Self.capped(text)) { full in
+            if let attributes, !Self.lastComponent(of: full, isIn: attributes) { return }
             if let entry = Self.parse(line: String(full)) {
                 byLastComponent[entry.components[entry.components.count - 1].name, default: []].append(entries.count)
                 entries.append(entry)
@@ -62,18 +51,7 @@ public struct XResources: Sendable {
     /// - Complexity: O(n) in the text's length.
     static func lines(in text: String, forPrograms programs: Set<String>) -> String {
         var kept = ""
-        var pending = ""
-        for bytes in text.utf8.prefix(maximumSize).split(
-            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        {
-            var line = Substring(bytes)
-            if bytes.last == UInt8(ascii: "\\") {
-                line.removeLast()
-                if pending.utf8.count + line.utf8.count <= 70_000 { pending += line }
-                continue
-            }
-            let full = pending.isEmpty ? line : Substring(pending + line)
-            pending = ""
+        forEachLine(in: capped(text)) { full in
             let key = full.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
             let first = key.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: ":") }
             if key.first == UInt8(ascii: "*") || first.elementsEqual("?".utf8)
@@ -84,6 +62,50 @@ public struct XResources: Sendable {
             }
         }
         return kept
+    }
+
+    /// The text up to the last line break within `maximumSize` bytes.
+    private static func capped(_ text: String) -> Substring {
+        guard text.utf8.count > maximumSize else { return text[...] }
+        let cut = text.utf8.index(text.utf8.startIndex, offsetBy: maximumSize)
+        return text[..<(text.utf8[..<cut].lastIndex(of: UInt8(ascii: "\n")) ?? text.startIndex)]
+    }
+
+    /// Calls `body` with each line of `text` (continuations joined, within `maximumSize`),
+    /// finding line ends with memchr in the UTF-8 bytes (a newline is never part of a longer
+    /// character).
+    private static func forEachLine(in text: Substring, _ body: (Substring) -> Void) {
+        let utf8 = text.utf8
+        var pending = ""
+        func handle(_ line: Substring) {
+            var line = line
+            if line.utf8.last == UInt8(ascii: "\\") {  // continuation
+                line.removeLast()
+                if pending.utf8.count + line.utf8.count <= 70_000 { pending += line }
+                return
+            }
+            body(pending.isEmpty ? line : Substring(pending + line))
+            pending = ""
+        }
+        let handled: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start <= bytes.count {
+                var end = bytes.count
+                if start < bytes.count, let hit = memchr(base + start, 0x0A, bytes.count - start) {
+                    end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                }
+                let from = utf8.index(utf8.startIndex, offsetBy: start)
+                let to = utf8.index(from, offsetBy: end - start)
+                handle(Substring(utf8[from..<to]))
+                start = end + 1
+            }
+        }
+        if handled == nil {
+            for bytes in utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                handle(Substring(bytes))
+            }
+        }
     }
 
     /// Whether a line's key ends with one of `attributes` or `?` (a cheap test before parsing).
