@@ -28,7 +28,12 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--scene": sceneName = arguments.popFirst() ?? ""
-    case "--display": displayName = arguments.popFirst()
+    case "--display":
+        // An empty name would fall back to $DISPLAY: a missing value is an error, not a default.
+        guard let name = arguments.popFirst(), !name.isEmpty, !name.hasPrefix("--") else {
+            die("--display needs a display name (\":0\")")
+        }
+        displayName = name
     case "--stream-cart":
         if let next = arguments.first, let milliseconds = Int(next), milliseconds > 0 {
             arguments.removeFirst()

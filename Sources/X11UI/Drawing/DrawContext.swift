@@ -194,10 +194,16 @@ public final class DrawContext {
             // A right-to-left line ends at its left: the ellipsis goes there.
             let ellipsisX = line.isRightToLeft ? x : textX + line.displayWidth(measurer: font)
             let baseline = top + layout.ascent + offset.y
+            // Only what the clip shows is drawn: a line far wider than the window (a 256 KiB
+            // label that does not wrap) costs its visible glyphs, never one oversized request.
+            let visible = clip.minX...clip.maxX
             withUnsafePointer(to: xftColor) { colorPointer in
-                font.draw(line.displayText, on: xft, color: colorPointer, x: textX + offset.x, y: baseline)
+                font.draw(
+                    line.displayText, on: xft, color: colorPointer, x: textX + offset.x, y: baseline, visible: visible)
                 if line.isEllipsized {
-                    font.draw(TextLayout.ellipsis, on: xft, color: colorPointer, x: ellipsisX + offset.x, y: baseline)
+                    font.draw(
+                        TextLayout.ellipsis, on: xft, color: colorPointer, x: ellipsisX + offset.x, y: baseline,
+                        visible: visible)
                 }
             }
         }

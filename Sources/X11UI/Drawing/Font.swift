@@ -27,17 +27,24 @@ public struct Font: Hashable, Sendable {
 
     /// The fontconfig family name or generic family (`"sans-serif"`, `"DejaVu Sans"`).
     public var family: String
-    /// The size in pixels at 96 dpi.
-    public var size: Double
+    /// The size in pixels at 96 dpi (1–512; a value out of range is clamped, one that is not
+    /// a number is 13).
+    public var size: Double {
+        get { validSize }
+        set { validSize = Self.valid(size: newValue) }
+    }
+    private var validSize: Double
     /// The weight.
     public var weight: Weight
 
     /// Creates a font request.
     public init(family: String = "sans-serif", size: Double = 13, weight: Weight = .regular) {
         self.family = family
-        self.size = size.isFinite ? min(max(size, 1), 512) : 13
+        validSize = Self.valid(size: size)
         self.weight = weight
     }
+
+    private static func valid(size: Double) -> Double { size.isNaN ? 13 : min(max(size, 1), 512) }
 
     /// The toolkit's text font.
     public static let body = Font()

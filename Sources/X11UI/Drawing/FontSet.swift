@@ -34,6 +34,8 @@ final class FontSet: TextMeasuring {
     private var shapingFonts: [Int: (font: OpaquePointer, xScale: Int)] = [:]
     /// Colour face index per scalar shown in emoji presentation; -1: no colour face has it.
     private var colorFaceCache: [UInt32: Int32] = [:]
+    /// Advance of each ASCII character in its face; -1: not measured yet.
+    private var asciiAdvances = [Double](repeating: -1, count: 128)
     /// Face index of ASCII scalars (they are nearly all text); -2: not looked up yet.
     private var asciiFaces = [Int8](repeating: -2, count: 128)
 
@@ -160,10 +162,15 @@ final class FontSet: TextMeasuring {
     /// out, except inside a cluster that is shaped (a joiner is what makes 👨‍👩‍👧 one family); a
     /// tab becomes a space. A cluster that needs shaping is drawn whole with the face of its
     /// first visible character (a colour face when the cluster asks for emoji presentation).
-    func forEachRun(in text: Substring, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Void) {
-        var runs = RunBuilder(capacity: text.utf8.count)
+    ///
+    /// Runs are at most about `RunBuilder.maxBytes` long (a longer one is handed over in
+    /// pieces, between characters), so that no single Xft call gets more than an X request
+    /// can carry, and drawing can stop at the clip. `body` returns false to stop early.
+    func forEachRun(in text: Substring, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
+        var runs = RunBuilder(capacity: min(text.utf8.count, 2 * RunBuilder.maxBytes))
         if text.unicodeScalars.contains(where: Self.needsShaping) {
             for character in text {
+                if runs.isStopped { return }
                 guard character.unicodeScalars.contains(where: Self.needsShaping) else {
                     for scalar in character.unicodeScalars { appendPlain(scalar, to: &runs, body) }
                     continue
@@ -172,17 +179,21 @@ final class FontSet: TextMeasuring {
                 guard let base = kept.first(where: { !Self.drawsNothing($0) }) else { continue }
                 let face = kept.contains("\u{FE0F}") ? colorFaceIndex(for: base) : faceIndex(for: base)
                 if face < 0 { continue }
+                runs.breakIfLong(body)
                 for scalar in kept { runs.append(scalar, in: Run(face: face, isShaped: true), body) }
             }
         } else {
-            for scalar in text.unicodeScalars { appendPlain(scalar, to: &runs, body) }
+            for scalar in text.unicodeScalars {
+                if runs.isStopped { return }
+                appendPlain(scalar, to: &runs, body)
+            }
         }
         runs.finish(body)
     }
 
     /// Adds a character drawn one glyph per character to its face's run.
     private func appendPlain(
-        _ scalar: Unicode.Scalar, to runs: inout RunBuilder, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Void
+        _ scalar: Unicode.Scalar, to runs: inout RunBuilder, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool
     ) {
         let scalar = scalar == "\t" ? " " : scalar
         if Self.drawsNothing(scalar) { return }
@@ -195,31 +206,46 @@ final class FontSet: TextMeasuring {
             XftCharExists(connection.display, faces[current.face], scalar.value) != 0
         {
             face = current.face
+        } else if !current.isShaped {
+            runs.breakIfLong(body)
         }
         runs.append(scalar, in: Run(face: face, isShaped: false), body)
     }
 
     /// Collects the UTF-8 bytes of the current run and hands each run over when the next starts.
     private struct RunBuilder {
+        /// The longest run handed over in one piece. Xft sends a run's glyphs in one Render
+        /// request, and an X request is limited in size (a 256 KiB line ended the connection);
+        /// 512 bytes are a few hundred glyphs, wider than any window.
+        static let maxBytes = 512
+
         var bytes: [UInt8] = []
         var current = Run(face: -1, isShaped: false)
+        /// Set when `body` asked to stop.
+        private(set) var isStopped = false
 
         init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
         mutating func append(
-            _ scalar: Unicode.Scalar, in run: Run, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Void
+            _ scalar: Unicode.Scalar, in run: Run, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool
         ) {
-            if run != current, !bytes.isEmpty {
-                bytes.withUnsafeBufferPointer { body(current, $0) }
-                bytes.removeAll(keepingCapacity: true)
-            }
+            if run != current { hand(body) }
             current = run
             bytes.append(contentsOf: UTF8.encode(scalar)!)
         }
 
-        func finish(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Void) {
-            if !bytes.isEmpty { bytes.withUnsafeBufferPointer { body(current, $0) } }
+        /// Hands the run over so far when it is long; called only between characters.
+        mutating func breakIfLong(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
+            if bytes.count >= Self.maxBytes { hand(body) }
         }
+
+        private mutating func hand(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
+            guard !bytes.isEmpty, !isStopped else { return }
+            if !bytes.withUnsafeBufferPointer({ body(current, $0) }) { isStopped = true }
+            bytes.removeAll(keepingCapacity: true)
+        }
+
+        mutating func finish(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) { hand(body) }
     }
 
     /// Scalars Xft would draw as a box or that have no advance in plain text rendering.
@@ -329,43 +355,103 @@ final class FontSet: TextMeasuring {
     }
 
     func width(of text: Substring) -> Double {
+        if let width = asciiWidth(of: text) { return width }
         var total = 0.0
         forEachRun(in: text) { run, bytes in
-            if run.isShaped {
-                total += shape(bytes, face: run.face).reduce(0) { $0 + $1.advance }
-                return
-            }
-            var extents = XGlyphInfo()
-            XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
-            total += Double(extents.xOff)
+            total += advance(of: bytes, run: run)
+            return true
         }
         return total
     }
 
-    /// Draws `text` with its baseline at `(x, y)` of an Xft drawable.
-    func draw(_ text: Substring, on draw: OpaquePointer, color: UnsafePointer<XftColor>, x: Double, y: Double) {
+    /// The width of text that is all ASCII, from cached advances; nil for other text.
+    ///
+    /// Xft's extents of unshaped text are the sum of its glyphs' advances (it neither kerns nor
+    /// shapes), so adding cached advances gives the same width without building runs: wrapping
+    /// a long text measures each word, and most words are ASCII.
+    private func asciiWidth(of text: Substring) -> Double? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
+            var total = 0.0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                total += asciiAdvance(byte)
+            }
+            return total
+        } ?? nil
+    }
+
+    /// The advance of an ASCII character as `forEachRun` draws it: a tab as a space, other
+    /// controls as nothing.
+    private func asciiAdvance(_ byte: UInt8) -> Double {
+        let cached = asciiAdvances[Int(byte)]
+        if cached >= 0 { return cached }
+        var advance = 0.0
+        let scalar = Unicode.Scalar(byte == 0x09 ? 0x20 : byte)
+        if !Self.drawsNothing(scalar) {
+            let face = faceIndex(for: scalar)
+            if face >= 0 {
+                var glyph = XftCharIndex(connection.display, faces[face], scalar.value)
+                var extents = XGlyphInfo()
+                XftGlyphExtents(connection.display, faces[face], &glyph, 1, &extents)
+                advance = Double(extents.xOff)
+            }
+        }
+        asciiAdvances[Int(byte)] = advance
+        return advance
+    }
+
+    /// The advance width of one run's bytes.
+    private func advance(of bytes: UnsafeBufferPointer<UInt8>, run: Run) -> Double {
+        if run.isShaped { return shape(bytes, face: run.face).reduce(0) { $0 + $1.advance } }
+        var extents = XGlyphInfo()
+        XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
+        return Double(extents.xOff)
+    }
+
+    /// Draws `text` with its baseline at `(x, y)` of an Xft drawable, only the runs that
+    /// overlap `visible` (a horizontal span in the drawable's pixels).
+    ///
+    /// Runs left of the span are measured and skipped, drawing stops at its right end, and
+    /// X coordinates stay within the protocol's 16-bit range: a line of a megabyte costs
+    /// what its visible part costs, plus measuring what lies before it.
+    func draw(
+        _ text: Substring, on draw: OpaquePointer, color: UnsafePointer<XftColor>, x: Double, y: Double,
+        visible: ClosedRange<Double>
+    ) {
         var penX = x.rounded()
         let baseline = y.rounded()
+        // A glyph reaches at most this far beyond its pen position (italic overhangs, wide
+        // marks); runs closer to the span than that are drawn.
+        let slack = lineHeight * 2
+        guard baseline.isFinite, abs(baseline) < 30_000 else { return }
         forEachRun(in: text) { run, bytes in
+            guard penX < visible.upperBound + slack else { return false }
             let font = faces[run.face]
             if run.isShaped {
+                let glyphs = shape(bytes, face: run.face)
+                let width = glyphs.reduce(0) { $0 + $1.advance }
+                defer { penX += width }
+                guard penX + width > visible.lowerBound - slack else { return true }
                 var specs: [XftGlyphSpec] = []
-                for glyph in shape(bytes, face: run.face) {
+                var glyphX = penX
+                for glyph in glyphs {
                     specs.append(
                         XftGlyphSpec(
-                            glyph: FT_UInt(glyph.glyph), x: Int16(clamping: Int((penX + glyph.offset.x).rounded())),
+                            glyph: FT_UInt(glyph.glyph), x: Int16(clamping: Int((glyphX + glyph.offset.x).rounded())),
                             y: Int16(clamping: Int((baseline - glyph.offset.y).rounded()))))
-                    penX += glyph.advance
+                    glyphX += glyph.advance
                 }
                 XftDrawGlyphSpec(draw, color, font, specs, Int32(specs.count))
-                return
+                return true
             }
+            var extents = XGlyphInfo()
+            XftTextExtentsUtf8(connection.display, font, bytes.baseAddress, Int32(bytes.count), &extents)
+            defer { penX += Double(extents.xOff) }
+            guard penX + Double(extents.xOff) > visible.lowerBound - slack else { return true }
             XftDrawStringUtf8(
                 draw, color, font, Int32(clamping: Int(penX)), Int32(clamping: Int(baseline)), bytes.baseAddress,
                 Int32(bytes.count))
-            var extents = XGlyphInfo()
-            XftTextExtentsUtf8(connection.display, font, bytes.baseAddress, Int32(bytes.count), &extents)
-            penX += Double(extents.xOff)
+            return true
         }
     }
 }

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// Text broken into lines that fit a width: word wrapping, explicit newlines, and an ellipsis
 /// when the text needs more lines than allowed.
 ///
@@ -52,6 +54,17 @@ struct TextLayout: Equatable {
         Size(width: lines.map { max($0.width, $0.wrapWidth) }.max() ?? 0, height: Double(lines.count) * lineHeight)
     }
 
+    /// The widest and tallest area of text that can ever show: the largest window side
+    /// (`XRange.largestWindowSide`). Text laid out beyond it never shows, so it is not laid out.
+    static let maximumExtent = XRange.largestWindowSide
+
+    /// The most lines that show in `maximumExtent` of height: views that lay out text with no
+    /// line limit of their own (labels, text views) stop there, so a 10 MB label costs the
+    /// lines that can show, not ten megabytes of measuring.
+    static func viewableLines(lineHeight: Double) -> Int {
+        lineHeight > 0 ? Int(maximumExtent / lineHeight) + 1 : 1024
+    }
+
     /// The ellipsis appended to a truncated last line.
     static let ellipsis: Substring = "…"
 
@@ -65,7 +78,8 @@ struct TextLayout: Equatable {
         lineHeight = measurer.lineHeight
         ascent = measurer.ascent
         let limit = max(1, maxLines ?? .max)
-        let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        // Lines are never broken wider than text can show.
+        let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? min($0, Self.maximumExtent) : nil }
         var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: width)
         while let line = breaker.next() {
             if lines.count == limit {
@@ -343,10 +357,63 @@ struct LineBreaker<Measurer: TextMeasuring> {
             pendingSpaces = 0
             lineEnd = wordEnd
             index = wordEnd
+            if maxWidth == nil, width > TextLayout.maximumExtent {
+                // A line that does not wrap shows nothing past the widest view: the rest of its
+                // paragraph is skipped unmeasured (a 10 MB line costs what can show).
+                skipParagraph(from: index)
+                return TextLayout.Line(text: text[start..<lineEnd], width: width)
+            }
         }
         finished = true
         position = text.endIndex
         return TextLayout.Line(text: text[start..<lineEnd], width: width)
+    }
+
+    /// Moves past the rest of the paragraph that `index` is in: to just after the next line
+    /// feed, carriage return (with its line feed), or line or paragraph separator. Scans the
+    /// UTF-8 bytes, since a paragraph break never belongs to a longer character (`\r\n`
+    /// aside): megabytes take milliseconds.
+    private mutating func skipParagraph(from index: Substring.Index) {
+        let utf8 = text.utf8
+        let rest = utf8[index...]
+        let found =
+            rest.withContiguousStorageIfAvailable(Self.paragraphEnd)
+            ?? Array(rest).withUnsafeBufferPointer(Self.paragraphEnd)
+        if let found {
+            position = utf8.index(index, offsetBy: found)
+        } else {
+            position = text.endIndex
+            finished = true
+        }
+    }
+
+    /// The offset just past the first paragraph break in UTF-8 bytes, or nil.
+    private static func paragraphEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        func find(_ byte: UInt8, from start: Int = 0, before end: Int) -> Int? {
+            guard end > start, let hit = memchr(base + start, Int32(byte), end - start) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+        // The first line feed or carriage return, found by memchr...
+        var end = bytes.count
+        var breakEnd: Int?
+        if let lineFeed = find(0x0A, before: end) {
+            end = lineFeed
+            breakEnd = lineFeed + 1
+        }
+        if let carriageReturn = find(0x0D, before: end) {
+            end = carriageReturn
+            breakEnd = carriageReturn + (carriageReturn + 1 < bytes.count && bytes[carriageReturn + 1] == 0x0A ? 2 : 1)
+        }
+        // ...then a line or paragraph separator (E2 80 A8, E2 80 A9) before it.
+        var from = 0
+        while let lead = find(0xE2, from: from, before: end) {
+            if lead + 2 < bytes.count, bytes[lead + 1] == 0x80, bytes[lead + 2] == 0xA8 || bytes[lead + 2] == 0xA9 {
+                return lead + 3
+            }
+            from = lead + 1
+        }
+        return breakEnd
     }
 
     /// As many characters of `word` as fit (at least one, so layout always moves on).
@@ -376,6 +443,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
     /// The end of the word starting at `start`: up to a space or a paragraph break; ideographs
     /// and kana are words of their own, since Chinese and Japanese break between characters.
     static func endOfWord(in text: Substring, from start: Substring.Index) -> Substring.Index {
+        if let end = endOfASCIIWord(in: text, from: start) { return end }
         var index = start
         var length = 0
         while index < text.endIndex, length < maxWordLength {
@@ -387,6 +455,23 @@ struct LineBreaker<Measurer: TextMeasuring> {
             }
             index = text.index(after: index)
         }
+        return index
+    }
+
+    /// `endOfWord` for a word of ASCII letters (one byte is one character there); nil when
+    /// a byte of another script comes first, for the general path to decide.
+    private static func endOfASCIIWord(in text: Substring, from start: Substring.Index) -> Substring.Index? {
+        let utf8 = text.utf8
+        var index = start
+        var length = 0
+        while index < utf8.endIndex, length < maxWordLength {
+            let byte = utf8[index]
+            if byte >= 0x80 { return nil }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+            length += 1
+            index = utf8.index(after: index)
+        }
+        // After ASCII bytes the index is on a character boundary ("\r\n" is a break, not a word).
         return index
     }
 

@@ -15,9 +15,18 @@
 /// (milliseconds; `autoHide: 0` keeps tooltips until dismissed). A bad value is ignored with one
 /// warning on standard error.
 extension Application {
+    /// The attributes read below, by name and by class.
+    nonisolated static let resourceAttributes: Set<String> = {
+        let names = [
+            "style", "background", "foreground", "border", "font", "fontSize", "maxWidth", "maxHeight",
+            "cornerRadius", "padding", "initialDelay", "browseDelay", "browseTimeout", "hoverGrace", "autoHide",
+        ]
+        return Set(names + names.map { $0.prefix(1).uppercased() + $0.dropFirst() })
+    }()
+
     /// Reads the tooltip defaults from the X resources; called once at start-up.
     func applyResources() {
-        let database = XResources(connection.resourceString)
+        let database = connection.resources
         guard !database.isEmpty else { return }
         let program = Window.programName
         func value(_ attribute: String) -> String? {

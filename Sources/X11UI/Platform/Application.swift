@@ -67,10 +67,14 @@ public final class Application {
     /// It also takes the launch's `DESKTOP_STARTUP_ID` out of the environment; the first
     /// window shown completes that startup notification (see <doc:ADesktopApp>).
     ///
-    /// - Parameter displayName: the display to open (`":0"`); nil or empty uses `$DISPLAY`.
-    /// - Throws: `X11UIError.noDisplay` or `.cannotOpenDisplay(name:)`, naming the display.
-    public convenience init(displayName: String? = nil) throws(X11UIError) {
-        self.init(connection: try DisplayConnection(name: displayName))
+    /// - Parameters:
+    ///   - displayName: the display to open (`":0"`); nil or empty uses `$DISPLAY`.
+    ///   - connectTimeout: how long the server may take to answer the connection setup; nil
+    ///     uses `X11UI_CONNECT_TIMEOUT` (seconds) when set, else 5 seconds.
+    /// - Throws: `X11UIError.noDisplay`, `.cannotOpenDisplay(name:)` or
+    ///   `.displayNotAnswering(name:timeout:)`, naming the display.
+    public convenience init(displayName: String? = nil, connectTimeout: Duration? = nil) throws(X11UIError) {
+        self.init(connection: try DisplayConnection(name: displayName, timeout: connectTimeout))
         desktop.startup = StartupNotification.takeFromEnvironment()
     }
 

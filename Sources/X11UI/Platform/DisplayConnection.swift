@@ -16,11 +16,16 @@ final class DisplayConnection {
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
     let colormap: UInt
+    /// The database X11UI gave Xlib for `XGetDefault` (Xlib does not free one it was given).
+    private let defaultsDatabase: XrmDatabase?
+    /// The colormap X11UI created for a TrueColor visual that is not the screen's default.
+    private let ownedColormap: UInt?
     let atoms: Atoms
     /// Xft.dpi from the RESOURCE_MANAGER property read at connection time (96 when unset).
     let dpi: Double
-    /// The X resource database text, as read at connection time.
-    let resourceString: String
+    /// The X resources X11UI reads (`Xft.dpi` and the tooltip attributes), parsed once at
+    /// connection time.
+    let resources: XResources
 
     /// Set once the connection is gone; every later X call is skipped.
     private(set) var isBroken = false
@@ -33,13 +38,70 @@ final class DisplayConnection {
     /// Resources X11UI created on a borrowed display; their errors are X11UI's to swallow.
     private var ownedResources: Set<UInt> = []
 
-    /// Opens a display by name (nil or empty: `$DISPLAY`).
-    convenience init(name requested: String?) throws(X11UIError) {
+    /// How long a server may take to answer the connection setup, unless the program or
+    /// `X11UI_CONNECT_TIMEOUT` (seconds) says otherwise.
+    static let defaultConnectTimeout = Duration.seconds(5)
+
+    /// Opens a display by name (nil or empty: `$DISPLAY`), giving up when its server does not
+    /// answer the connection setup within `timeout` (nil: `X11UI_CONNECT_TIMEOUT` or the default).
+    convenience init(name requested: String?, timeout requestedTimeout: Duration? = nil) throws(X11UIError) {
         let name = (requested?.isEmpty == false ? requested : nil) ?? Environment.value("DISPLAY") ?? ""
         guard !name.isEmpty else { throw X11UIError.noDisplay }
+        let seconds = Environment.value("X11UI_CONNECT_TIMEOUT").flatMap(Double.init).flatMap {
+            $0 > 0 && $0 <= 3600 ? $0 : nil
+        }
+        let timeout = requestedTimeout ?? seconds.map { .milliseconds(Int64($0 * 1000)) } ?? Self.defaultConnectTimeout
         XErrorTrap.install()
-        guard let display = XOpenDisplay(name) else { throw X11UIError.cannotOpenDisplay(name: name) }
+        // libxcb writes a server's refusal ("No protocol specified", or whatever a hostile
+        // server sends) raw to standard error; it becomes part of the one-line error instead.
+        var refusal = ""
+        let opened = try DisplayProbe.check(name, timeout: timeout) { outcome throws(X11UIError) -> OpaquePointer? in
+            switch outcome {
+            case .answered: break
+            case .timedOut, .closed: throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
+            case .garbled: throw X11UIError.cannotOpenDisplay(name: name)
+            }
+            var display: OpaquePointer?
+            refusal = StandardErrorCapture.during { display = XOpenDisplay(name) }
+            return display
+        }
+        guard let display = opened else {
+            let reason = refusal.trimmingWhitespace
+            if reason.isEmpty { throw X11UIError.cannotOpenDisplay(name: name) }
+            throw X11UIError.connectionRefused(name: name, reason: String(reason.prefix(256)))
+        }
+        if !refusal.isEmpty { Log.warning(refusal) }
+        if let reason = Self.unsupportedReason(display) {
+            XCloseDisplay(display)
+            throw X11UIError.unsupportedDisplay(name: name, reason: reason)
+        }
         self.init(display: display, owns: true, name: name)
+    }
+
+    /// Why X11UI cannot draw on a display, or nil when it can.
+    ///
+    /// RENDER is required rather than worked around: Xft draws text only through it (its core
+    /// protocol path knows only the server's bitmap fonts, with no fontconfig fallback, emoji or
+    /// shaping), and cairo without it composites every shape on the client. Every X server
+    /// of this century has it (Xorg, Xvfb, Xwayland, Xephyr, the VNC servers); one started with
+    /// `-extension RENDER` would show mapped tooltips with nothing drawn in them, so the program
+    /// is told at start instead. The same goes for a screen with no TrueColor visual at its
+    /// default depth (pixel values are computed from the visual's masks, as on TrueColor).
+    static func unsupportedReason(_ display: OpaquePointer) -> String? {
+        var event: Int32 = 0
+        var error: Int32 = 0
+        guard XRenderQueryExtension(display, &event, &error) != 0 else {
+            return "the X server lacks the RENDER extension, which X11UI draws text and shapes with"
+        }
+        let screen = XDefaultScreen(display)
+        var info = XVisualInfo()
+        guard
+            XDefaultVisual(display, screen).pointee.class == TrueColor
+                || XMatchVisualInfo(display, screen, XDefaultDepth(display, screen), TrueColor, &info) != 0
+        else {
+            return "the screen has no TrueColor visual at depth \(XDefaultDepth(display, screen))"
+        }
+        return nil
     }
 
     /// Wraps an open display. When `owns` is false the host keeps it and its error handlers.
@@ -50,13 +112,38 @@ final class DisplayConnection {
         self.name = name ?? String(cString: XDisplayString(display))
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
-        visual = XDefaultVisual(display, screen)
         depth = XDefaultDepth(display, screen)
-        colormap = XDefaultColormap(display, screen)
+        // A DirectColor default visual (`Xvfb -cc 5`) has an empty default colormap: every
+        // pixel would show black. Windows use a TrueColor visual of the same depth instead,
+        // with a colormap of their own.
+        var info = XVisualInfo()
+        if XDefaultVisual(display, screen).pointee.class != TrueColor,
+            XMatchVisualInfo(display, screen, depth, TrueColor, &info) != 0, let trueColor = info.visual
+        {
+            visual = trueColor
+            colormap = XCreateColormap(display, root, trueColor, AllocNone)
+            ownedColormap = colormap
+        } else {
+            visual = XDefaultVisual(display, screen)
+            colormap = XDefaultColormap(display, screen)
+            ownedColormap = nil
+        }
         atoms = Atoms(display: display, screen: screen)
-        resourceString = XResourceManagerString(display).map { String(cString: $0) } ?? ""
-        dpi = XResources(resourceString).double("Xft.dpi").flatMap { $0 >= 24 && $0 <= 960 ? $0 : nil } ?? 96
+        let resourceText = XResourceManagerString(display).map { String(cString: $0) } ?? ""
+        resources = XResources(resourceText, attributes: Application.resourceAttributes.union(["dpi"]))
+        // Xft, cairo and Xcursor read their settings with XGetDefault, which parses the whole
+        // RESOURCE_MANAGER into Xlib's database on first use: a 1.4 MB database took Xlib 1.6 s
+        // and 8 MB. Xlib gets a database of the entries those libraries can match instead.
+        if owns, !resourceText.isEmpty {
+            let relevant = XResources.lines(in: resourceText, forPrograms: ["Xft", "Xcursor", "Program"])
+            defaultsDatabase = XrmGetStringDatabase(relevant)
+            XrmSetDatabase(display, defaultsDatabase)
+        } else {
+            defaultsDatabase = nil
+        }
+        dpi = resources.double("Xft.dpi").flatMap { $0 >= 24 && $0 <= 960 ? $0 : nil } ?? 96
         XErrorTrap.connections[display] = self
+        if !owns, let reason = Self.unsupportedReason(display) { Log.warning("display \"\(self.name)\": \(reason)") }
         if owns { XSetIOErrorExitHandler(display, XErrorTrap.ioErrorExitHandler, nil) }
     }
 
@@ -92,8 +179,12 @@ final class DisplayConnection {
         guard XErrorTrap.connections[display] === self else { return }
         if !isBroken, Self.peerHasClosed(XConnectionNumber(display)) { isBroken = true }
         XErrorTrap.connections[display] = nil
+        if let ownedColormap, !isBroken { XFreeColormap(display, ownedColormap) }
         isClosed = true
-        if ownsDisplay, !isBroken { XCloseDisplay(display) }
+        if ownsDisplay, !isBroken {
+            XCloseDisplay(display)
+            if let defaultsDatabase { XrmDestroyDatabase(defaultsDatabase) }
+        }
     }
 
     /// Whether the server end of a connection has closed (without reading anything).

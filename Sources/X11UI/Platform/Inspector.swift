@@ -89,7 +89,11 @@ enum JSON {
         return out + "\""
     }
 
+    /// `[x,y,w,h]`; a coordinate that is not a finite number (a NaN frame a program set) is
+    /// `null`, so that every line stays valid JSON.
     static func rect(_ r: Rect) -> String {
-        "[\(r.minX.compact),\(r.minY.compact),\(r.width.compact),\(r.height.compact)]"
+        "[\(number(r.minX)),\(number(r.minY)),\(number(r.width)),\(number(r.height))]"
     }
+
+    static func number(_ value: Double) -> String { value.isFinite ? value.compact : "null" }
 }

@@ -32,7 +32,7 @@ enum Log {
 
     private static func write(_ lineLevel: LogLevel, _ message: @autoclosure () -> String) {
         guard lineLevel >= level, level != .silent else { return }
-        var line = Array(("X11UI: " + message() + "\n").utf8)
+        var line = Array(("X11UI: " + message().escapingControlCharacters + "\n").utf8)
         _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }
@@ -43,5 +43,39 @@ enum Environment {
     static func value(_ name: String) -> String? {
         guard let raw = getenv(name) else { return nil }
         return String(cString: raw)
+    }
+}
+
+extension String {
+    /// The text with every character that could break a line or steer a terminal written as an
+    /// escape (`\n`, `\t`, `\u{1B}`): C0 and C1 controls, DEL, the line and paragraph
+    /// separators and the bidirectional overrides. Messages built from what a user, a program
+    /// or a server supplied (a display name, a resource value, a failure reason) stay one line
+    /// and cannot move the cursor, recolour the terminal or reorder what follows.
+    var escapingControlCharacters: String {
+        guard unicodeScalars.contains(where: Self.needsEscape) else { return self }
+        var out = ""
+        out.reserveCapacity(utf8.count + 16)
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if Self.needsEscape(scalar) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7f...0x9f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 }

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// A parsed X resource database (the RESOURCE_MANAGER text that `xrdb` loads).
 ///
 /// Lookups follow `xrdb` semantics: a query names a full path of names and classes
@@ -12,21 +14,118 @@ public struct XResources: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// Entry indices by their last component: a query's last level must match an entry's last
+    /// component (by name, class or `?`), so a lookup reads only those entries.
+    private var byLastComponent: [Substring: [Int]] = [:]
+
+    /// The most text parsed: the first megabyte (far more than any desktop's resources);
+    /// the rest is ignored, with a warning.
+    public static let maximumSize = 1 << 20
 
     /// Parses resource text; lines that are not `key: value` are skipped.
+    ///
+    /// - Complexity: O(n) in the text's length (at most `maximumSize` bytes are read).
     public init(_ text: String) {
-        var pending = ""
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = Substring(rawLine)
-            if line.hasSuffix("\\") {  // continuation
-                line.removeLast()
-                pending += line
-                continue
-            }
-            let full = pending + line
-            pending = ""
-            if let entry = Self.parse(line: full) { entries.append(entry) }
+        self.init(text, attributes: nil)
+    }
+
+    /// Parses resource text, keeping only entries whose last component is one of `attributes`
+    /// (or `?`), when given: a program that asks for a few attributes pays for those alone.
+    init(_ text: String, attributes: Set<String>?) {
+        if text.utf8.count > Self.maximumSize {
+            Log.warning("X resources beyond the first \(Self.maximumSize / 1024) KiB are ignored")
         }
+        Self.forEachLine(in: Self.capped(text)) { full in
+            if let attributes, !Self.lastComponent(of: full, isIn: attributes) { return }
+            if let entry = Self.parse(line: String(full)) {
+                byLastComponent[entry.components[entry.components.count - 1].name, default: []].append(entries.count)
+                entries.append(entry)
+            }
+        }
+    }
+
+    /// The lines of resource text (continuations joined, within `maximumSize`) that a query
+    /// whose first level is one of `programs` can match: those whose first component is one
+    /// of them or `?`, and those that start with a loose binding (`*`).
+    ///
+    /// - Complexity: O(n) in the text's length.
+    static func lines(in text: String, forPrograms programs: Set<String>) -> String {
+        var kept = ""
+        forEachLine(in: capped(text)) { full in
+            let key = full.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            let first = key.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: ":") }
+            if key.first == UInt8(ascii: "*") || first.elementsEqual("?".utf8)
+                || programs.contains(String(decoding: first, as: UTF8.self))
+            {
+                kept += full
+                kept += "\n"
+            }
+        }
+        return kept
+    }
+
+    /// The text up to the last line break within `maximumSize` bytes.
+    private static func capped(_ text: String) -> Substring {
+        guard text.utf8.count > maximumSize else { return text[...] }
+        let cut = text.utf8.index(text.utf8.startIndex, offsetBy: maximumSize)
+        return text[..<(text.utf8[..<cut].lastIndex(of: UInt8(ascii: "\n")) ?? text.startIndex)]
+    }
+
+    /// Calls `body` with each line of `text` (continuations joined, within `maximumSize`),
+    /// finding line ends with memchr in the UTF-8 bytes (a newline is never part of a longer
+    /// character).
+    private static func forEachLine(in text: Substring, _ body: (Substring) -> Void) {
+        let utf8 = text.utf8
+        var pending = ""
+        func handle(_ line: Substring) {
+            var line = line
+            if line.utf8.last == UInt8(ascii: "\\") {  // continuation
+                line.removeLast()
+                if pending.utf8.count + line.utf8.count <= 70_000 { pending += line }
+                return
+            }
+            body(pending.isEmpty ? line : Substring(pending + line))
+            pending = ""
+        }
+        let handled: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start <= bytes.count {
+                var end = bytes.count
+                if start < bytes.count, let hit = memchr(base + start, 0x0A, bytes.count - start) {
+                    end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                }
+                let from = utf8.index(utf8.startIndex, offsetBy: start)
+                let to = utf8.index(from, offsetBy: end - start)
+                handle(Substring(utf8[from..<to]))
+                start = end + 1
+            }
+        }
+        if handled == nil {
+            for bytes in utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                handle(Substring(bytes))
+            }
+        }
+    }
+
+    /// Whether a line's key ends with one of `attributes` or `?` (a cheap test before parsing).
+    private static func lastComponent(of line: Substring, isIn attributes: Set<String>) -> Bool {
+        let utf8 = line.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        var end = colon
+        while end > utf8.startIndex {
+            let before = utf8.index(before: end)
+            guard utf8[before] == UInt8(ascii: " ") || utf8[before] == UInt8(ascii: "\t") else { break }
+            end = before
+        }
+        var start = end
+        while start > utf8.startIndex {
+            let before = utf8.index(before: start)
+            if utf8[before] == UInt8(ascii: ".") || utf8[before] == UInt8(ascii: "*") { break }
+            start = before
+        }
+        let name = String(line[start..<end])
+        return name == "?" || attributes.contains(name)
     }
 
     private static func parse(line: String) -> Entry? {
@@ -74,7 +173,11 @@ public struct XResources: Sendable {
     public func string(names: [String], classes: [String]) -> String? {
         precondition(names.count == classes.count, "a name and a class for every level")
         var best: (score: [Int], value: String)?
-        for entry in entries {
+        guard let name = names.last, let cls = classes.last else { return nil }
+        var candidates = byLastComponent[name[...], default: []] + byLastComponent["?", default: []]
+        if cls != name { candidates += byLastComponent[cls[...], default: []] }
+        // In file order, so that a later entry of equal specificity wins.
+        for entry in candidates.sorted().map({ entries[$0] }) {
             guard let score = Self.match(entry.components[...], names[...], classes[...]) else { continue }
             // On equal specificity the later entry wins, as when xrdb loads a file.
             if best == nil || !best!.score.lexicographicallyPrecedes(score, by: >) { best = (score, entry.value) }

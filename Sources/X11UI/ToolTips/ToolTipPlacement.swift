@@ -61,8 +61,13 @@ public struct ToolTipPlacement: Hashable, Sendable {
     public var edge: Edge
     /// The alignment along the side.
     public var alignment: Alignment
-    /// Pixels (at 96 dpi) between the arrow's tip and the source.
-    public var gap: Double
+    /// Pixels (at 96 dpi) between the arrow's tip and the source, from 0 to 64; a value out
+    /// of that range is clamped and one that is not a number is the default, 4.
+    public var gap: Double {
+        get { validGap }
+        set { validGap = Self.valid(gap: newValue) }
+    }
+    private var validGap: Double
     /// What a hover tooltip lines up with along the edge: the pointer (the default) or the
     /// source.
     public var anchor: Anchor
@@ -71,9 +76,11 @@ public struct ToolTipPlacement: Hashable, Sendable {
     public init(edge: Edge, alignment: Alignment = .center, gap: Double = 4, anchor: Anchor = .pointer) {
         self.edge = edge
         self.alignment = alignment
-        self.gap = gap.isFinite ? min(max(gap, 0), 64) : 4
+        validGap = Self.valid(gap: gap)
         self.anchor = anchor
     }
+
+    private static func valid(gap: Double) -> Double { gap.isNaN ? 4 : min(max(gap, 0), 64) }
 
     /// Above, centred (the default for click tooltips).
     public static let top = ToolTipPlacement(edge: .top)

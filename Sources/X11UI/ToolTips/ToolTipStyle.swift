@@ -11,33 +11,84 @@ public struct ToolTipStyle: Hashable, Sendable {
     public var border: Color
     /// The text font (not the source's: a tooltip on a big icon still uses this).
     public var font: Font
-    /// Space between the bubble's edge and the content.
-    public var padding: EdgeInsets
-    /// Corner radius of the bubble (4–8 reads as a tooltip).
-    public var cornerRadius: Double
-    /// Arrow width along the edge and length away from it; zero for no arrow.
-    public var arrowSize: Size
     /// The soft shadow under the bubble when a compositor runs; nil for none.
     public var shadow: Shadow?
-    /// Text wraps at this width.
-    public var maxWidth: Double
-    /// Text beyond this height is cut with an ellipsis.
-    public var maxHeight: Double
+
+    // Lengths are validated when set, through the initializer or a property alike: a value
+    // out of range is clamped, one that is not a number is the default.
+
+    /// Space between the bubble's edge and the content (0–64 on each side).
+    public var padding: EdgeInsets {
+        get { validPadding }
+        set { validPadding = Self.valid(padding: newValue) }
+    }
+    /// Corner radius of the bubble (0–32; 4–8 reads as a tooltip).
+    public var cornerRadius: Double {
+        get { validCornerRadius }
+        set { validCornerRadius = Self.length(newValue, 0, 32, 6) }
+    }
+    /// Arrow width along the edge (0–64) and length away from it (0–32); zero for no arrow.
+    public var arrowSize: Size {
+        get { validArrowSize }
+        set { validArrowSize = Self.valid(arrowSize: newValue) }
+    }
+    /// Text wraps at this width (40–4096).
+    public var maxWidth: Double {
+        get { validMaxWidth }
+        set { validMaxWidth = Self.length(newValue, 40, 4096, 360) }
+    }
+    /// Text beyond this height is cut with an ellipsis (20–4096).
+    public var maxHeight: Double {
+        get { validMaxHeight }
+        set { validMaxHeight = Self.length(newValue, 20, 4096, 480) }
+    }
+
+    private var validPadding: EdgeInsets
+    private var validCornerRadius: Double
+    private var validArrowSize: Size
+    private var validMaxWidth: Double
+    private var validMaxHeight: Double
+
+    static func length(_ v: Double, _ low: Double, _ high: Double, _ fallback: Double) -> Double {
+        v.isNaN ? fallback : min(max(v, low), high)
+    }
+
+    private static func valid(padding: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(
+            top: length(padding.top, 0, 64, 8), left: length(padding.left, 0, 64, 8),
+            bottom: length(padding.bottom, 0, 64, 8), right: length(padding.right, 0, 64, 8))
+    }
+
+    private static func valid(arrowSize: Size) -> Size {
+        Size(width: length(arrowSize.width, 0, 64, 14), height: length(arrowSize.height, 0, 32, 7))
+    }
 
     /// A drop shadow.
     public struct Shadow: Hashable, Sendable {
         /// The shadow's colour at its darkest.
         public var color: Color
-        /// The blur radius.
-        public var radius: Double
-        /// How far the shadow falls (down and right when positive).
-        public var offset: Point
+        /// The blur radius (0–32).
+        public var radius: Double {
+            get { validRadius }
+            set { validRadius = ToolTipStyle.length(newValue, 0, 32, 0) }
+        }
+        /// How far the shadow falls (down and right when positive; up to 64 either way).
+        public var offset: Point {
+            get { validOffset }
+            set { validOffset = Self.valid(offset: newValue) }
+        }
+        private var validRadius: Double
+        private var validOffset: Point
 
         /// Creates a shadow.
         public init(color: Color, radius: Double, offset: Point) {
             self.color = color
-            self.radius = radius.isFinite ? min(max(radius, 0), 32) : 0
-            self.offset = offset.isFinite ? offset : .zero
+            validRadius = ToolTipStyle.length(radius, 0, 32, 0)
+            validOffset = Self.valid(offset: offset)
+        }
+
+        private static func valid(offset: Point) -> Point {
+            Point(x: ToolTipStyle.length(offset.x, -64, 64, 0), y: ToolTipStyle.length(offset.y, -64, 64, 0))
         }
     }
 
@@ -48,22 +99,16 @@ public struct ToolTipStyle: Hashable, Sendable {
         arrowSize: Size = Size(width: 14, height: 7), shadow: Shadow? = nil, maxWidth: Double = 360,
         maxHeight: Double = 480
     ) {
-        func length(_ v: Double, _ low: Double, _ high: Double, _ fallback: Double) -> Double {
-            v.isFinite ? min(max(v, low), high) : fallback
-        }
         self.background = background
         self.foreground = foreground
         self.border = border
         self.font = font
-        self.padding = EdgeInsets(
-            top: length(padding.top, 0, 64, 8), left: length(padding.left, 0, 64, 8),
-            bottom: length(padding.bottom, 0, 64, 8), right: length(padding.right, 0, 64, 8))
-        self.cornerRadius = length(cornerRadius, 0, 32, 6)
-        self.arrowSize = Size(
-            width: length(arrowSize.width, 0, 64, 14), height: length(arrowSize.height, 0, 32, 7))
+        validPadding = Self.valid(padding: padding)
+        validCornerRadius = Self.length(cornerRadius, 0, 32, 6)
+        validArrowSize = Self.valid(arrowSize: arrowSize)
         self.shadow = shadow
-        self.maxWidth = length(maxWidth, 40, 4096, 360)
-        self.maxHeight = length(maxHeight, 20, 4096, 480)
+        validMaxWidth = Self.length(maxWidth, 40, 4096, 360)
+        validMaxHeight = Self.length(maxHeight, 20, 4096, 480)
     }
 
     /// Dark text on a pale bubble.

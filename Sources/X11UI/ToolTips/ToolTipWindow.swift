@@ -65,6 +65,8 @@ final class ToolTipWindow {
     ) {
         let connection = application.connection
         guard connection.isUsable else { return }
+        // A window destroyed by another client and not hidden since is not shown any more.
+        if host == nil { isShown = false }
         let host = ensureHost()
         let scale = application.scale
         let composited = host.isTranslucent
@@ -178,8 +180,10 @@ final class ToolTipWindow {
     }
 
     /// Another client destroyed the window: forget it; the next show makes a new one.
+    ///
+    /// `isShown` stays set so that the hide that follows is a real one, reported to the
+    /// inspector like any other (with no window left to unmap).
     func windowWasDestroyed() {
-        isShown = false
         host?.close()
         host = nil
         mask = nil
@@ -191,9 +195,9 @@ final class ToolTipWindow {
     }
 
     private func compositingChanged() {
-        let wasShown = isShown
+        // Hidden through the controller first, so that the hide is reported like any other.
+        if isShown { application.toolTips.hide() }
         destroy()
-        if wasShown { application.toolTips.hide() }
     }
 
     private func ensureHost() -> ToolTipHostWindow {

@@ -51,8 +51,10 @@ open class Label: View {
     func layout(forWidth width: Double) -> TextLayout? {
         if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
         guard let fonts = fontSet(font) else { return nil }
+        let viewable = TextLayout.viewableLines(lineHeight: fonts.lineHeight)
         let layout = TextLayout(
-            text: text, measurer: fonts, maxWidth: wrapsText ? width : nil, maxLines: wrapsText ? maxLines : 1)
+            text: text, measurer: fonts, maxWidth: wrapsText ? width : nil,
+            maxLines: wrapsText ? min(maxLines ?? viewable, viewable) : 1)
         cachedLayout = (width, layout)
         return layout
     }

@@ -75,7 +75,9 @@ open class TextView: View {
         let width = max(1, textWidth)
         if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
         guard let fonts = fontSet(font) else { return nil }
-        let layout = TextLayout(text: text, measurer: fonts, maxWidth: width)
+        let layout = TextLayout(
+            text: text, measurer: fonts, maxWidth: width,
+            maxLines: TextLayout.viewableLines(lineHeight: fonts.lineHeight))
         cachedLayout = (width, layout)
         return layout
     }
@@ -83,7 +85,10 @@ open class TextView: View {
     open override func sizeThatFits(_ proposal: Size) -> Size {
         guard let fonts = fontSet(font) else { return .zero }
         let width = proposal.width.isFinite ? max(1, proposal.width - 2 * inset) : nil
-        let size = TextLayout(text: text, measurer: fonts, maxWidth: width).size
+        let size = TextLayout(
+            text: text, measurer: fonts, maxWidth: width,
+            maxLines: TextLayout.viewableLines(lineHeight: fonts.lineHeight)
+        ).size
         return Size(width: (size.width + 2 * inset).rounded(.up), height: (size.height + 2 * inset).rounded(.up))
     }
 

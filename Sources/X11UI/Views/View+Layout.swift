@@ -1,9 +1,15 @@
 extension View {
     /// The size the view takes for a proposal: `preferredSize` when set, else what
     /// `sizeThatFits(_:)` answers (cached until the content changes).
+    ///
+    /// Every size measured passes here, so it is where sizes are made valid: whatever a
+    /// view's `sizeThatFits(_:)` answers (NaN, infinite, negative), the size used is finite and
+    /// within the X protocol's range.
     public func fittingSize(for proposal: Size) -> Size {
         let scale = self.scale
-        if let preferredSize { return Size(width: preferredSize.width * scale, height: preferredSize.height * scale) }
+        if let preferredSize {
+            return Size(width: preferredSize.width * scale, height: preferredSize.height * scale).validated
+        }
         if let cached = cachedFittingSizes[proposal] { return cached }
         var size: Size
         if let preferredWidth {
@@ -13,6 +19,7 @@ extension View {
         } else {
             size = sizeThatFits(proposal)
         }
+        size = size.validated
         if cachedFittingSizes.count > 16 { cachedFittingSizes.removeAll() }
         cachedFittingSizes[proposal] = size
         return size

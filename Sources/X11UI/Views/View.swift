@@ -14,9 +14,11 @@
 open class View {
     // MARK: - Geometry
 
-    /// The view's rectangle in its superview's coordinates.
+    /// The view's rectangle in its superview's coordinates. Coordinates and extents are kept
+    /// finite and within the X protocol's range (NaN is 0, a negative extent 0).
     public var frame: Rect {
         didSet {
+            frame = frame.validated
             guard frame != oldValue else { return }
             superview?.hitIndex = nil
             if frame.size != oldValue.size { setNeedsLayout() }
@@ -31,13 +33,19 @@ open class View {
     /// A size (pixels at 96 dpi) the view takes instead of measuring its content, for views
     /// with no content of their own to measure (a colour swatch, say).
     public var preferredSize: Size? {
-        didSet { invalidateIntrinsicSize() }
+        didSet {
+            preferredSize = preferredSize?.validated
+            invalidateIntrinsicSize()
+        }
     }
 
     /// A width (pixels at 96 dpi) the view takes, its height measured at that width: a column
     /// of wrapping text, say.
     public var preferredWidth: Double? {
-        didSet { invalidateIntrinsicSize() }
+        didSet {
+            preferredWidth = preferredWidth?.clamped(to: XRange.extent)
+            invalidateIntrinsicSize()
+        }
     }
 
     /// Whether a stack gives this view a share of its leftover length along the stack's axis
@@ -127,7 +135,7 @@ open class View {
 
     /// Creates a view with a frame (layout containers usually set it).
     public init(frame: Rect = .zero) {
-        self.frame = frame
+        self.frame = frame.validated
     }
 
     /// Adds a view on top of the existing subviews.
@@ -136,14 +144,39 @@ open class View {
     }
 
     /// Inserts a view at a position in the back-to-front order.
+    ///
+    /// A view is not inserted (and a warning says so) when that would make a cycle or nest
+    /// views deeper than ``View/maximumNestingDepth``: the toolkit walks the tree recursively
+    /// (layout, drawing, hit testing), and the depth must stay bounded for that to be safe.
+    ///
+    /// - Complexity: O(depth of this view), at most `maximumNestingDepth`.
     public func insertSubview(_ view: View, at index: Int) {
-        guard view !== self, !isDescendant(of: view) else { return }
+        guard view !== self else { return }
+        // One walk up the ancestors: this view's depth, and whether `view` is among them (a
+        // view without subviews cannot be, which spares that test when building top-down).
+        var depth = 0
+        var ancestor: View? = self
+        while let current = ancestor {
+            if current === view { return }
+            depth += 1
+            ancestor = current.superview
+        }
+        guard depth + view.heightBound(within: Self.maximumNestingDepth - depth) <= Self.maximumNestingDepth else {
+            if !Self.warnedAboutDepth {
+                Self.warnedAboutDepth = true
+                Log.warning(
+                    "not adding a \(type(of: view)) to a \(type(of: self)): views nest at most \(Self.maximumNestingDepth) deep"
+                )
+            }
+            return
+        }
         let wasEnabled = view.isEnabledInHierarchy
         view.removeFromSuperview()
         subviews.insert(view, at: min(max(0, index), subviews.count))
         hitIndex = nil
         view.superview = self
         view.window = window
+        raiseHeightBound(above: view)
         invalidateIntrinsicSize()
         setNeedsDisplay(view.frame)
         if view.isEnabled, view.isEnabledInHierarchy != wasEnabled { view.notifyEnabledChange() }
@@ -160,6 +193,44 @@ open class View {
         parent.invalidateIntrinsicSize()
         parent.setNeedsDisplay(frame)
         oldWindow?.viewDidDisappear(self)
+    }
+
+    /// The deepest a view tree may be: a window's root, its content and so on down, counted
+    /// in levels. Real interfaces nest a few dozen deep; the bound keeps every recursive walk
+    /// of the tree (layout, drawing, hit testing) within a small part of the stack.
+    public static let maximumNestingDepth = 512
+
+    /// An upper bound on the levels in this view's subtree (1 for a view with no subviews).
+    /// Raised when views are inserted below, never lowered on removal; when it would refuse an
+    /// insertion it is first recomputed exactly.
+    private var subtreeHeight = 1
+    /// Whether the nesting bound was reported (once per process: a loop that keeps nesting
+    /// would otherwise fill standard error).
+    private static var warnedAboutDepth = false
+
+    /// The levels in the subtree, exact when the bound says it may exceed `limit`.
+    private func heightBound(within limit: Int) -> Int {
+        guard subtreeHeight > limit else { return subtreeHeight }
+        // Iterative, so that measuring a tree that is too deep is safe too.
+        var deepest = 1
+        var pending: [(View, Int)] = [(self, 1)]
+        while let (view, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            for subview in view.subviews { pending.append((subview, level + 1)) }
+        }
+        subtreeHeight = deepest
+        return deepest
+    }
+
+    /// Raises the ancestors' height bounds for a newly inserted subview.
+    private func raiseHeightBound(above view: View) {
+        var height = view.subtreeHeight + 1
+        var current: View? = self
+        while let ancestor = current, ancestor.subtreeHeight < height {
+            ancestor.subtreeHeight = height
+            height += 1
+            current = ancestor.superview
+        }
     }
 
     /// Whether the view is `view` or inside it.
@@ -291,21 +362,28 @@ open class View {
     public private(set) var interactions: [any Interaction] = []
 
     /// Attaches a behaviour (a tooltip, for instance) to the view.
+    ///
+    /// - Complexity: O(1) (a set of the attached interactions answers "already here?").
     public func addInteraction(_ interaction: any Interaction) {
-        guard !interactions.contains(where: { $0 === interaction }) else { return }
+        guard !interactionIDs.contains(ObjectIdentifier(interaction)) else { return }
         interaction.view?.removeInteraction(interaction)
         interaction.willMove(to: self)
         interactions.append(interaction)
+        interactionIDs.insert(ObjectIdentifier(interaction))
         interaction.didMove(to: self)
     }
 
     /// Detaches a behaviour.
     public func removeInteraction(_ interaction: any Interaction) {
-        guard interactions.contains(where: { $0 === interaction }) else { return }
+        guard interactionIDs.contains(ObjectIdentifier(interaction)) else { return }
         interaction.willMove(to: nil)
         interactions.removeAll { $0 === interaction }
+        interactionIDs.remove(ObjectIdentifier(interaction))
         interaction.didMove(to: nil)
     }
+
+    /// The identities of `interactions`, for constant-time membership.
+    private var interactionIDs: Set<ObjectIdentifier> = []
 
     // MARK: - Layout
 

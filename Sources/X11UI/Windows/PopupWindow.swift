@@ -57,8 +57,8 @@ open class PopupWindow: Window {
 
     /// Moves and resizes the popup in one request, and raises it.
     public override func setFrame(_ frame: Rect) {
-        let rect = frame.integral
-        let newSize = Size(width: max(1, rect.width), height: max(1, rect.height))
+        let rect = frame.validated.integral
+        let newSize = Self.windowSize(rect.size, scale: 1)
         screenOrigin = rect.origin
         requestedPosition = rect.origin
         if newSize != size { setSizeWithoutRequest(newSize) }

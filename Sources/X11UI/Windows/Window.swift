@@ -81,8 +81,11 @@ open class Window: EventTarget {
     public private(set) var size: Size?
 
     /// The position asked for at `show()` (top-left corner on the screen); nil lets the window
-    /// manager choose (and puts the window at the top left when there is none).
-    public var requestedPosition: Point?
+    /// manager choose (and puts the window at the top left when there is none). Kept finite
+    /// and within the X protocol's range.
+    public var requestedPosition: Point? {
+        didSet { requestedPosition = requestedPosition?.validated }
+    }
 
     /// Where the window's top-left corner is on the screen, as last reported.
     public internal(set) var screenOrigin: Point?
@@ -95,7 +98,8 @@ open class Window: EventTarget {
     /// - Parameters:
     ///   - title: the title bar text.
     ///   - size: the inside size in pixels at 96 dpi (scaled by `Xft.dpi`, like every size in
-    ///     X11UI); nil fits the content's ideal size.
+    ///     X11UI); nil fits the content's ideal size. The scaled size is clamped to
+    ///     1…8192 pixels, as `resize(to:)` does; a size with a NaN extent fits the content.
     ///   - content: the view filling the window.
     ///   - application: the application; nil uses `Application.current`.
     public init(title: String, size: Size? = nil, content: View? = nil, application: Application? = nil) {
@@ -103,7 +107,7 @@ open class Window: EventTarget {
         self.kind = .topLevel
         self.application = application ?? Application.current
         let scale = self.application?.scale ?? 1
-        self.size = size.map { Size(width: ($0.width * scale).rounded(), height: ($0.height * scale).rounded()) }
+        self.size = size.flatMap { $0.width.isNaN || $0.height.isNaN ? nil : Self.windowSize($0, scale: scale) }
         windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
         rootView.backgroundColor = backgroundColor
         rootView.window = self
@@ -163,8 +167,8 @@ open class Window: EventTarget {
         kind = .embedded(parent: parent)
         self.application = application ?? Application.current
         windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
-        size = frame.size
-        requestedPosition = frame.origin
+        size = Self.windowSize(frame.validated.size, scale: 1)
+        requestedPosition = frame.origin.validated
         parentIsRootWindow = false  // its place on the screen is asked for once it is mapped
         rootView.backgroundColor = backgroundColor
         rootView.window = self
@@ -174,8 +178,8 @@ open class Window: EventTarget {
 
     /// Moves and resizes an embedded window within its parent (or any window on the screen).
     public func setFrame(_ frame: Rect) {
-        let rect = frame.integral
-        let newSize = Size(width: max(1, rect.width), height: max(1, rect.height))
+        let rect = frame.validated.integral
+        let newSize = Self.windowSize(rect.size, scale: 1)
         requestedPosition = rect.origin
         if case .embedded = kind {} else { screenOrigin = rect.origin }
         if newSize != size { setSizeWithoutRequest(newSize) }
@@ -256,8 +260,7 @@ open class Window: EventTarget {
         let connection = application.connection
         guard connection.isUsable else { return }
         if size == nil {
-            let ideal = rootView.subviews.first?.idealSize ?? Size(width: 200, height: 100)
-            size = Size(width: min(max(ideal.width, 1), 8192), height: min(max(ideal.height, 1), 8192))
+            size = Self.windowSize(rootView.subviews.first?.idealSize ?? Size(width: 200, height: 100), scale: 1)
         }
         let (visual, depth, colormap) = visualConfiguration(connection)
         var attributes = XSetWindowAttributes()
@@ -341,10 +344,7 @@ open class Window: EventTarget {
     /// Resizes the window's inside (and the X window, once shown); the size is in pixels at
     /// 96 dpi, scaled by `Xft.dpi`.
     public func resize(to newSize: Size) {
-        let scale = application?.scale ?? 1
-        let clamped = Size(
-            width: min(max(1, (newSize.width * scale).rounded()), 8192),
-            height: min(max(1, (newSize.height * scale).rounded()), 8192))
+        let clamped = Self.windowSize(newSize, scale: application?.scale ?? 1)
         guard clamped != size else { return }
         size = clamped
         if let application, windowID != 0 {
@@ -352,6 +352,19 @@ open class Window: EventTarget {
         }
         setNeedsLayout()
         invalidate(bounds)
+    }
+
+    /// The largest window side X11UI makes, in pixels.
+    static let maximumSide = XRange.largestWindowSide
+
+    /// The one rule for a window's size in pixels, from any source (the initializer, `resize`,
+    /// `setFrame`, the content's ideal size): scaled, rounded, at least 1 and at most
+    /// `maximumSide` on each side; NaN is 1.
+    static func windowSize(_ size: Size, scale: Double) -> Size {
+        func side(_ length: Double) -> Double {
+            (length * scale).rounded().clamped(to: 1...maximumSide, nan: 1)
+        }
+        return Size(width: side(size.width), height: side(size.height))
     }
 
     /// Records a new size the caller has already asked the server for (or will, in the same
@@ -364,6 +377,7 @@ open class Window: EventTarget {
 
     /// Moves the window (root coordinates for top-levels and popups; the parent's for embedded).
     public func move(to origin: Point) {
+        let origin = origin.validated
         requestedPosition = origin
         if case .embedded = kind {} else { screenOrigin = origin }
         if let application, windowID != 0 {
