@@ -287,6 +287,10 @@ extension TextLayout.Line {
 }
 
 /// Produces lines one by one, reading the text only as far as needed.
+///
+/// Lines break at the opportunities of the Unicode line breaking algorithm (`LineBreakFinder`):
+/// after spaces, between ideographs, after hyphens, between the words of a Thai run; a segment
+/// wider than the whole line breaks between grapheme clusters.
 @MainActor
 struct LineBreaker<Measurer: TextMeasuring> {
     private let text: Substring
@@ -295,6 +299,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
     private var position: Substring.Index
     private var finished = false
     private let spaceWidth: Double
+    private var finder: LineBreakFinder
 
     init(text: Substring, measurer: Measurer, maxWidth: Double?) {
         self.text = text
@@ -302,15 +307,16 @@ struct LineBreaker<Measurer: TextMeasuring> {
         self.maxWidth = maxWidth
         position = text.startIndex
         spaceWidth = measurer.width(of: " ")
+        finder = LineBreakFinder(text: text)
     }
 
     /// The next line, or nil at the end of the text.
     mutating func next() -> TextLayout.Line? {
         guard !finished else { return nil }
         let start = position
-        var lineEnd = start  // end of the last word placed on the line
+        var lineEnd = start  // end of the last segment placed on the line
         var width = 0.0
-        var pendingSpaces = 0.0  // width of spaces after the last placed word
+        var pendingSpaces = 0.0  // width of spaces after the last placed segment
         var index = start
         while index < text.endIndex {
             let character = text[index]
@@ -323,7 +329,10 @@ struct LineBreaker<Measurer: TextMeasuring> {
                 index = text.index(after: index)
                 continue
             }
-            let wordEnd = Self.endOfWord(in: text, from: index)
+            // A segment runs to the next break opportunity; its trailing spaces hang. Without a
+            // width nothing wraps, and the words need not be found.
+            let segmentEnd = maxWidth == nil ? Self.endOfWord(in: text, from: index) : finder.nextBreak(after: index)
+            let wordEnd = Self.trimmingSpaces(in: text, from: index, to: segmentEnd)
             let word = text[index..<wordEnd]
             let wordWidth = measurer.width(of: word)
             if let maxWidth, width + pendingSpaces + wordWidth > maxWidth {
@@ -366,38 +375,35 @@ struct LineBreaker<Measurer: TextMeasuring> {
     static func isParagraphBreak(_ character: Character) -> Bool {
         // "\r\n" is one Character in Swift.
         character == "\n" || character == "\r" || character == "\r\n" || character == "\u{2028}"
-            || character == "\u{2029}"
+            || character == "\u{2029}" || character == "\u{0B}" || character == "\u{0C}" || character == "\u{85}"
     }
 
-    /// The longest word measured in one piece; longer ones are taken in chunks so that a
-    /// 100,000-character "word" costs a line's worth of work per line, not the whole word.
-    static var maxWordLength: Int { 256 }
-
-    /// The end of the word starting at `start`: up to a space or a paragraph break; ideographs
-    /// and kana are words of their own, since Chinese and Japanese break between characters.
+    /// The end of the word at `start` (up to a space or a paragraph break), or of its first
+    /// `LineBreakFinder.maxSegmentLength` characters.
     static func endOfWord(in text: Substring, from start: Substring.Index) -> Substring.Index {
         var index = start
         var length = 0
-        while index < text.endIndex, length < maxWordLength {
-            length += 1
+        while index < text.endIndex, length < LineBreakFinder.maxSegmentLength {
             let character = text[index]
             if character == " " || character == "\t" || isParagraphBreak(character) { break }
-            if breaksAnywhere(character) {
-                return index == start ? text.index(after: index) : index
-            }
+            length += 1
             index = text.index(after: index)
         }
         return index
     }
 
-    static func breaksAnywhere(_ character: Character) -> Bool {
-        guard let scalar = character.unicodeScalars.first else { return false }
-        switch scalar.value {
-        case 0x3040...0x30ff, 0x3400...0x4dbf, 0x4e00...0x9fff, 0xf900...0xfaff, 0x20000...0x2fa1f, 0x3000...0x303f,
-            0xff00...0xffef:
-            return true
-        default:
-            return false
+    /// The end of `start..<end` without its trailing spaces and tabs (never before `start`).
+    static func trimmingSpaces(
+        in text: Substring, from start: Substring.Index, to end: Substring.Index
+    )
+        -> Substring.Index
+    {
+        var end = end
+        while end > start {
+            let before = text.index(before: end)
+            guard text[before] == " " || text[before] == "\t" else { break }
+            end = before
         }
+        return end
     }
 }
