@@ -181,3 +181,57 @@ private struct SevenPixelMeasurer: TextMeasuring {
         text.reduce(0) { $0 + ($1 == " " || $1 == "\t" ? 4 : 7) }
     }
 }
+
+/// A measurer whose "ِ" (a kasra) has no advance and draws 5 px left of its pen, and whose "^"
+/// draws 3 px above the line: ink out of the advances, as Arabic marks and stacked Thai marks.
+private struct OverhangingMeasurer: TextMeasuring {
+    var lineHeight: Double { 16 }
+    var ascent: Double { 12 }
+    func width(of text: Substring) -> Double {
+        text.unicodeScalars.reduce(0) { $0 + ($1 == " " ? 4 : $1 == "\u{650}" ? 0 : 7) }
+    }
+    func inkBounds(of text: Substring) -> Rect {
+        var x = 0.0
+        var ink = Rect(x: 0, y: 0, width: 0, height: lineHeight)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\u{650}": ink = ink.union(Rect(x: x - 5, y: 10, width: 4, height: 4))
+            case "^": ink = ink.union(Rect(x: x, y: -3, width: 7, height: 6))
+            default: ink = ink.union(Rect(x: x, y: 0, width: 7, height: lineHeight))
+            }
+            x += width(of: String(scalar)[...])
+        }
+        return ink
+    }
+}
+
+@MainActor
+@Suite struct InkExtentTests {
+    @Test func inkOutOfTheAdvancesWidensTheLayoutAndInsetsTheLines() {
+        // "ab" then a letter whose mark reaches 5 px left of its end (drawn over the letter
+        // and 0 px beyond), and a first line that starts with a mark reaching 5 px out.
+        let layout = TextLayout(text: "\u{650}ab cd", measurer: OverhangingMeasurer(), maxWidth: nil)
+        #expect(layout.inkInsets == EdgeInsets(top: 0, left: 5, bottom: 0, right: 0))
+        #expect(layout.size == Size(width: 5 + 32, height: 16))
+        // Hit testing and selection see the lines where they are drawn, 5 px in.
+        let text = "\u{650}ab cd"
+        #expect(layout.position(at: Point(x: 5 + 8, y: 4), measurer: OverhangingMeasurer()).index != text.startIndex)
+        let rects = layout.rects(covering: text.startIndex..<text.endIndex, measurer: OverhangingMeasurer())
+        #expect(rects.first?.minX == 5)
+    }
+
+    @Test func marksAboveTheFirstLineMakeRoomAboveIt() {
+        let layout = TextLayout(text: "^a", measurer: OverhangingMeasurer(), maxWidth: nil)
+        #expect(layout.inkInsets.top == 3)
+        #expect(layout.size.height == 19)
+    }
+
+    @Test func aWrappedLayoutWithInkStillFitsItsWidth() {
+        let text = "\u{650}" + String(repeating: "abc ", count: 10)
+        for width in stride(from: 30.0, through: 120, by: 7) {
+            let layout = TextLayout(text: text, measurer: OverhangingMeasurer(), maxWidth: width)
+            #expect(layout.size.width <= width, "\(layout.size.width) at \(width)")
+            #expect(layout.inkInsets.left == 5)
+        }
+    }
+}

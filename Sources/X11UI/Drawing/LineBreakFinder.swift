@@ -32,17 +32,35 @@ struct LineBreakFinder {
     /// segment before them; a mandatory break (a newline) is returned as the opportunity
     /// before it. The end of the text when there is none.
     mutating func nextBreak(after start: Substring.Index) -> Substring.Index {
-        guard start < text.endIndex else { return text.endIndex }
+        nextSegment(after: start).end
+    }
+
+    /// The next segment's end as in `nextBreak(after:)`, and whether that end is a break
+    /// opportunity: it is not when the segment was cut after `maxSegmentLength` characters.
+    mutating func nextSegment(after start: Substring.Index) -> (end: Substring.Index, isCut: Bool) {
+        guard start < text.endIndex else { return (text.endIndex, false) }
+        // A line that ended inside the last segment (a word wider than the line) goes on to
+        // that segment's end: no opportunity lies between.
+        if let last, last.start < start, start < last.end.end { return last.end }
+        let end = scan(from: start)
+        last = (start, end)
+        return end
+    }
+
+    /// The last segment found, from where the scan started to its end.
+    private var last: (start: Substring.Index, end: (end: Substring.Index, isCut: Bool))?
+
+    private mutating func scan(from start: Substring.Index) -> (end: Substring.Index, isCut: Bool) {
         var previous = Self.lineBreakClass(of: text[start])
         var index = text.index(after: start)
-        if Self.isMandatory(previous) { return index }
+        if Self.isMandatory(previous) { return (index, false) }
         var beforePrevious: LineBreakClass?
         var spaces = false
         var count = 1
         while index < text.endIndex, count < Self.maxSegmentLength {
             let character = text[index]
             let current = Self.lineBreakClass(of: character)
-            if Self.isMandatory(current) { return index }
+            if Self.isMandatory(current) { return (index, false) }
             count += 1
             if current == .sp || character == "\t" {
                 spaces = true
@@ -57,13 +75,13 @@ struct LineBreakFinder {
                     between: previous.resolved, and: current.resolved, afterSpaces: spaces,
                     beforePrevious: beforePrevious?.resolved)
             }
-            if allowed { return index }
+            if allowed { return (index, false) }
             beforePrevious = spaces ? nil : previous
             previous = current
             spaces = false
             index = text.index(after: index)
         }
-        return index
+        return (index, index < text.endIndex)
     }
 
     /// The class of a grapheme cluster: that of its first scalar, and a cluster that starts

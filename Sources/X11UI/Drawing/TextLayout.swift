@@ -47,9 +47,16 @@ struct TextLayout: Equatable {
     let lineHeight: Double
     let ascent: Double
 
-    /// The size the lines cover.
+    /// How far the glyphs reach beyond the lines' advances and the line boxes (a mark past the
+    /// end of a line's last letter, a stack of Thai marks above the first line): the text is
+    /// drawn inset by this much, so that its ink stays inside `size`.
+    private(set) var inkInsets = EdgeInsets(all: 0)
+
+    /// The size the lines and their ink cover.
     var size: Size {
-        Size(width: lines.map { max($0.width, $0.wrapWidth) }.max() ?? 0, height: Double(lines.count) * lineHeight)
+        Size(
+            width: (lines.map { max($0.width, $0.wrapWidth) }.max() ?? 0) + inkInsets.horizontal,
+            height: Double(lines.count) * lineHeight + inkInsets.vertical)
     }
 
     /// The ellipsis appended to a truncated last line.
@@ -64,19 +71,64 @@ struct TextLayout: Equatable {
     init(text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int? = nil) {
         lineHeight = measurer.lineHeight
         ascent = measurer.ascent
-        let limit = max(1, maxLines ?? .max)
         let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-        var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: width)
+        breakLines(text: text, measurer: measurer, maxWidth: width, maxLines: maxLines)
+        // Ink beyond the lines needs room beside them: wrap again, narrower by that much.
+        if let width, size.width > width, inkInsets.horizontal > 0, width > inkInsets.horizontal {
+            let insets = inkInsets
+            breakLines(text: text, measurer: measurer, maxWidth: width - insets.horizontal, maxLines: maxLines)
+            inkInsets = EdgeInsets(
+                top: max(insets.top, inkInsets.top), left: max(insets.left, inkInsets.left),
+                bottom: max(insets.bottom, inkInsets.bottom), right: max(insets.right, inkInsets.right))
+        }
+    }
+
+    @MainActor
+    private mutating func breakLines(text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int?) {
+        let limit = max(1, maxLines ?? .max)
+        lines = []
+        isTruncated = false
+        var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: maxWidth)
         while let line = breaker.next() {
             if lines.count == limit {
                 isTruncated = true
-                ellipsizeLastLine(measurer: measurer, maxWidth: width)
+                ellipsizeLastLine(measurer: measurer, maxWidth: maxWidth)
                 break
             }
             lines.append(line)
         }
         if lines.isEmpty { lines = [Line(text: "", width: 0)] }
         orderForDisplay(text: text, measurer: measurer)
+        measureInk(measurer: measurer)
+    }
+
+    /// Finds how far glyphs reach out of the lines: at each line's two ends (a combining mark
+    /// hanging past its letter) and above the first line and below the last (stacked marks).
+    /// Whole lines are measured only for the first and the last, so this costs two clusters a
+    /// line.
+    @MainActor
+    private mutating func measureInk(measurer: some TextMeasuring) {
+        var insets = EdgeInsets(all: 0)
+        for (index, line) in lines.enumerated() {
+            let text = line.displayText
+            guard let first = text.indices.first else { continue }
+            let last = text.index(before: text.endIndex)
+            let start = line.isRightToLeft && line.isEllipsized ? measurer.width(of: Self.ellipsis) : 0
+            let head = measurer.inkBounds(of: text[first...first])
+            insets.left = max(insets.left, -(start + head.minX))
+            let tailAdvance = measurer.width(of: text[last...last])
+            let tail = measurer.inkBounds(of: text[last...last])
+            let textEnd = start + line.displayWidth(measurer: measurer)
+            insets.right = max(insets.right, textEnd - tailAdvance + tail.maxX - line.width)
+            if index == 0 || index == lines.count - 1 {
+                let whole = measurer.inkBounds(of: text)
+                if index == 0 { insets.top = max(insets.top, -whole.minY) }
+                if index == lines.count - 1 { insets.bottom = max(insets.bottom, whole.maxY - lineHeight) }
+            }
+        }
+        inkInsets = EdgeInsets(
+            top: insets.top.rounded(.up), left: insets.left.rounded(.up), bottom: insets.bottom.rounded(.up),
+            right: insets.right.rounded(.up))
     }
 
     /// Puts the lines holding right-to-left text, and every line of a right-to-left paragraph,
@@ -149,10 +201,17 @@ struct TextLayout: Equatable {
     func position(
         at point: Point, measurer: some TextMeasuring, width: Double? = nil, alignment: TextAlignment = .leading
     ) -> (line: Int, index: String.Index) {
-        let lineIndex = min(lines.count - 1, max(0, Int((point.y / lineHeight).rounded(.down))))
+        let y = point.y - inkInsets.top
+        let lineIndex = min(lines.count - 1, max(0, Int((y / lineHeight).rounded(.down))))
         let line = lines[lineIndex]
-        let start = line.textOffset(in: width ?? size.width, alignment: alignment, measurer: measurer)
+        let start =
+            inkInsets.left + line.textOffset(in: linesWidth(in: width), alignment: alignment, measurer: measurer)
         return (lineIndex, line.index(nearest: point.x - start, measurer: measurer))
+    }
+
+    /// The width lines are placed in, inside a box `width` wide (the layout's own when nil).
+    func linesWidth(in width: Double?) -> Double {
+        (width ?? size.width) - inkInsets.horizontal
     }
 
     /// The rectangles, relative to the text's top-left corner, that cover a range of the laid-out
@@ -173,7 +232,8 @@ struct TextLayout: Equatable {
             let lower = max(range.lowerBound, lineRange.lowerBound)
             let upper = min(range.upperBound, lineRange.upperBound)
             guard lower < upper || (runsOn && lower <= upper) else { continue }
-            let start = line.textOffset(in: width ?? size.width, alignment: alignment, measurer: measurer)
+            let start =
+                inkInsets.left + line.textOffset(in: linesWidth(in: width), alignment: alignment, measurer: measurer)
             var spans = line.spans(showing: lower..<upper, measurer: measurer)
             if runsOn {
                 // The line break is selected: a space's width past the line's end edge.
@@ -181,7 +241,7 @@ struct TextLayout: Equatable {
                 let extent = line.displayWidth(measurer: measurer)
                 spans.append(line.isRightToLeft ? (-space, 0) : (extent, extent + space))
             }
-            let top = Double(index) * lineHeight
+            let top = inkInsets.top + Double(index) * lineHeight
             for (x0, x1) in spans where x1 > x0 {
                 rects.append(Rect(x: start + x0, y: top, width: x1 - x0, height: lineHeight))
             }
@@ -317,6 +377,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
         var lineEnd = start  // end of the last segment placed on the line
         var width = 0.0
         var pendingSpaces = 0.0  // width of spaces after the last placed segment
+        var lineEndIsCut = false  // the last placed segment was cut short, not ended at a break
         var index = start
         while index < text.endIndex {
             let character = text[index]
@@ -331,11 +392,20 @@ struct LineBreaker<Measurer: TextMeasuring> {
             }
             // A segment runs to the next break opportunity; its trailing spaces hang. Without a
             // width nothing wraps, and the words need not be found.
-            let segmentEnd = maxWidth == nil ? Self.endOfWord(in: text, from: index) : finder.nextBreak(after: index)
-            let wordEnd = Self.trimmingSpaces(in: text, from: index, to: segmentEnd)
+            let segment =
+                maxWidth == nil
+                ? (end: Self.endOfWord(in: text, from: index), isCut: false) : finder.nextSegment(after: index)
+            let wordEnd = Self.trimmingSpaces(in: text, from: index, to: segment.end)
             let word = text[index..<wordEnd]
             let wordWidth = measurer.width(of: word)
             if let maxWidth, width + pendingSpaces + wordWidth > maxWidth {
+                if lineEndIsCut, pendingSpaces == 0 {
+                    // The rest of a long word: no break where it was cut, so fill the line.
+                    let (end, fitted) = fitCharacters(of: word, into: maxWidth - width, allowingNone: true)
+                    position = end
+                    if end == text.endIndex { finished = true }
+                    return TextLayout.Line(text: text[start..<end], width: width + fitted)
+                }
                 if lineEnd > start {
                     // The word starts the next line; the spaces before it vanish.
                     position = index
@@ -351,6 +421,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
             width += pendingSpaces + wordWidth
             pendingSpaces = 0
             lineEnd = wordEnd
+            lineEndIsCut = segment.isCut
             index = wordEnd
         }
         finished = true
@@ -358,14 +429,17 @@ struct LineBreaker<Measurer: TextMeasuring> {
         return TextLayout.Line(text: text[start..<lineEnd], width: width)
     }
 
-    /// As many characters of `word` as fit (at least one, so layout always moves on).
-    private func fitCharacters(of word: Substring, into maxWidth: Double) -> (Substring.Index, Double) {
+    /// As many characters of `word` as fit (at least one, so layout always moves on, unless
+    /// `allowingNone`).
+    private func fitCharacters(
+        of word: Substring, into maxWidth: Double, allowingNone: Bool = false
+    ) -> (Substring.Index, Double) {
         var end = word.startIndex
         var width = 0.0
         while end < word.endIndex {
             let next = word.index(after: end)
             let advance = measurer.width(of: word[end..<next])
-            if width + advance > maxWidth, end > word.startIndex { break }
+            if width + advance > maxWidth, end > word.startIndex || allowingNone { break }
             width += advance
             end = next
         }
