@@ -7,11 +7,12 @@ SCREENSHOTS ?= assets/screenshots
 
 # Build: X11, Xft, fontconfig, cairo, RandR, XFixes, FriBidi and HarfBuzz headers; tests and
 # tools: XTest, X-Resource, Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests);
-# fonts: Latin, Korean, Japanese, Devanagari and emoji so every character the demo and the tests
-# show has a glyph.
+# fonts: Latin, Korean, Japanese, Devanagari, Thai and emoji so every character the demo and the
+# tests show has a glyph; libthai (loaded at run time) breaks Thai lines between words.
 PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
 	libcairo2-dev libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev xvfb \
-	x11-xserver-utils xcompmgr fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-lohit-deva fonts-noto-color-emoji
+	x11-xserver-utils xcompmgr fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji \
+	libthai0 libthai-data
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
