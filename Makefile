@@ -6,12 +6,14 @@ SWIFT ?= swift
 SCREENSHOTS ?= .build/screenshots
 
 # Build: X11, Xft, fontconfig, cairo, RandR, XFixes, FriBidi and HarfBuzz headers; tests and
-# tools: XTest, X-Resource, Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests), openbox (tests under a window manager);
-# fonts: Latin, Korean, Japanese, Devanagari and emoji so every character the demo and the tests
-# show has a glyph; desktop-file-utils checks the installed desktop entry.
+# tools: XTest, X-Resource, Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests),
+# openbox (tests under a window manager); fonts: Latin, Korean, Japanese, Devanagari, Thai and
+# emoji so every character the demo and the tests show has a glyph; libthai (loaded at run time)
+# breaks Thai lines between words; desktop-file-utils checks the installed desktop entry.
 PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
 	libcairo2-dev libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev xvfb \
-	x11-xserver-utils xcompmgr openbox desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-lohit-deva fonts-noto-color-emoji
+	x11-xserver-utils xcompmgr openbox desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic \
+	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

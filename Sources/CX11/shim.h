@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/epoll.h>
+#include <stddef.h>
 
 /* Only what Swift cannot import as it is. Function-like macros (DefaultScreen, RootWindow,
    ConnectionNumber) have X-prefixed function twins, and fontconfig's FC_* property names are
@@ -198,5 +199,41 @@ static inline void cx11_main_queue_drain(struct cx11_main_queue queue) {
 }
 
 static inline int cx11_is_main_thread(void) { return getpid() == (pid_t)syscall(SYS_gettid); }
+
+/* libthai's word breaker, loaded the first time a line of Thai is wrapped (most programs never
+   load it). The dictionary is libthai-data's; th_brk_new(NULL) finds it. */
+struct cx11_thai {
+    void *library;
+    void *breaker;
+    void (*delete_breaker)(void *);
+    int (*find_breaks)(void *, const wchar_t *, int *, size_t);
+};
+
+/* Opens libthai and its dictionary; returns 0 (and leaves nothing open) when either is missing. */
+static inline int cx11_thai_load(struct cx11_thai *thai) {
+    memset(thai, 0, sizeof *thai);
+    void *library = dlopen("libthai.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return 0;
+    void *(*create)(const char *) = (void *(*)(const char *))dlsym(library, "th_brk_new");
+    thai->delete_breaker = (void (*)(void *))dlsym(library, "th_brk_delete");
+    thai->find_breaks = (int (*)(void *, const wchar_t *, int *, size_t))dlsym(library, "th_brk_wc_find_breaks");
+    void *breaker = create && thai->delete_breaker && thai->find_breaks ? create(NULL) : NULL;
+    if (!breaker) {
+        dlclose(library);
+        memset(thai, 0, sizeof *thai);
+        return 0;
+    }
+    thai->library = library;
+    thai->breaker = breaker;
+    return 1;
+}
+
+/* The word boundaries of a NUL-terminated run of Thai text (as scalars): writes at most
+   `capacity` positions (scalar offsets where a word starts) and returns how many. */
+static inline int cx11_thai_breaks(const struct cx11_thai *thai, const uint32_t *text, int *positions,
+                                   int capacity) {
+    if (!thai->breaker || sizeof(wchar_t) != sizeof(uint32_t)) return 0;
+    return thai->find_breaks(thai->breaker, (const wchar_t *)text, positions, (size_t)capacity);
+}
 
 #endif

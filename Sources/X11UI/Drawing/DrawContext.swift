@@ -185,6 +185,9 @@ public final class DrawContext {
         guard let xft, let resources else { return }
         cairo_surface_flush(cairo_get_target(cairo))
         let xftColor = resources.xftColor(color, visual: resources.visual(of: xft))
+        // Lines sit inside the room the layout keeps for ink reaching out of them.
+        let origin = Point(x: origin.x + layout.inkInsets.left, y: origin.y + layout.inkInsets.top)
+        let width = layout.linesWidth(in: width)
         for (index, line) in layout.lines.enumerated() {
             let top = origin.y + Double(index) * layout.lineHeight
             let lineRect = Rect(x: origin.x, y: top, width: max(width, line.width), height: layout.lineHeight)

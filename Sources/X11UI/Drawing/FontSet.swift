@@ -10,6 +10,17 @@ protocol TextMeasuring {
     var lineHeight: Double { get }
     /// The distance from the top of a line to its baseline.
     var ascent: Double { get }
+    /// The box the glyphs of `text` cover when drawn from the top-left corner of a line (the
+    /// pen at `(0, ascent)`): a combining mark can reach out of its letter's advance, and a
+    /// tall stack of marks above the line.
+    func inkBounds(of text: Substring) -> Rect
+}
+
+extension TextMeasuring {
+    /// Glyphs that stay inside their advances and the line.
+    func inkBounds(of text: Substring) -> Rect {
+        Rect(x: 0, y: 0, width: width(of: text), height: lineHeight)
+    }
 }
 
 /// The open Xft fonts for one `Font`: the primary face and the fallbacks found so far.
@@ -363,6 +374,40 @@ final class FontSet: TextMeasuring {
         }
         return total
     }
+
+    func inkBounds(of text: Substring) -> Rect {
+        var penX = 0.0
+        var ink: Rect?
+        let add = { (box: Rect) in
+            guard box.width > 0, box.height > 0 else { return }
+            ink = ink.map { $0.union(box) } ?? box
+        }
+        forEachRun(in: text) { run, bytes in
+            var extents = XGlyphInfo()
+            if run.isShaped {
+                for glyph in shape(bytes, face: run.face) {
+                    var id = FT_UInt(glyph.glyph)
+                    XftGlyphExtents(connection.display, faces[run.face], &id, 1, &extents)
+                    add(Self.box(extents, x: penX + glyph.offset.x, baseline: ascent - glyph.offset.y))
+                    penX += glyph.advance
+                }
+                return true
+            }
+            XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
+            add(Self.box(extents, x: penX, baseline: ascent))
+            penX += Double(extents.xOff)
+            return true
+        }
+        return ink ?? Rect(x: 0, y: 0, width: penX, height: lineHeight)
+    }
+
+    /// The ink box of glyph extents drawn with the pen at `(x, baseline)`.
+    private static func box(_ extents: XGlyphInfo, x: Double, baseline: Double) -> Rect {
+        Rect(
+            x: x - Double(extents.x), y: baseline - Double(extents.y), width: Double(extents.width),
+            height: Double(extents.height))
+    }
+
 
     /// The width of text that is all ASCII, from cached advances; nil for other text.
     ///

@@ -49,9 +49,16 @@ struct TextLayout: Equatable {
     let lineHeight: Double
     let ascent: Double
 
-    /// The size the lines cover.
+    /// How far the glyphs reach beyond the lines' advances and the line boxes (a mark past the
+    /// end of a line's last letter, a stack of Thai marks above the first line): the text is
+    /// drawn inset by this much, so that its ink stays inside `size`.
+    private(set) var inkInsets = EdgeInsets(all: 0)
+
+    /// The size the lines and their ink cover.
     var size: Size {
-        Size(width: lines.map { max($0.width, $0.wrapWidth) }.max() ?? 0, height: Double(lines.count) * lineHeight)
+        Size(
+            width: (lines.map { max($0.width, $0.wrapWidth) }.max() ?? 0) + inkInsets.horizontal,
+            height: Double(lines.count) * lineHeight + inkInsets.vertical)
     }
 
     /// The widest and tallest area of text that can ever show: the largest window side
@@ -77,20 +84,65 @@ struct TextLayout: Equatable {
     init(text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int? = nil) {
         lineHeight = measurer.lineHeight
         ascent = measurer.ascent
-        let limit = max(1, maxLines ?? .max)
         // Lines are never broken wider than text can show.
         let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? min($0, Self.maximumExtent) : nil }
-        var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: width)
+        breakLines(text: text, measurer: measurer, maxWidth: width, maxLines: maxLines)
+        // Ink beyond the lines needs room beside them: wrap again, narrower by that much.
+        if let width, size.width > width, inkInsets.horizontal > 0, width > inkInsets.horizontal {
+            let insets = inkInsets
+            breakLines(text: text, measurer: measurer, maxWidth: width - insets.horizontal, maxLines: maxLines)
+            inkInsets = EdgeInsets(
+                top: max(insets.top, inkInsets.top), left: max(insets.left, inkInsets.left),
+                bottom: max(insets.bottom, inkInsets.bottom), right: max(insets.right, inkInsets.right))
+        }
+    }
+
+    @MainActor
+    private mutating func breakLines(text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int?) {
+        let limit = max(1, maxLines ?? .max)
+        lines = []
+        isTruncated = false
+        var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: maxWidth)
         while let line = breaker.next() {
             if lines.count == limit {
                 isTruncated = true
-                ellipsizeLastLine(measurer: measurer, maxWidth: width)
+                ellipsizeLastLine(measurer: measurer, maxWidth: maxWidth)
                 break
             }
             lines.append(line)
         }
         if lines.isEmpty { lines = [Line(text: "", width: 0)] }
         orderForDisplay(text: text, measurer: measurer)
+        measureInk(measurer: measurer)
+    }
+
+    /// Finds how far glyphs reach out of the lines: at each line's two ends (a combining mark
+    /// hanging past its letter) and above the first line and below the last (stacked marks).
+    /// Whole lines are measured only for the first and the last, so this costs two clusters a
+    /// line.
+    @MainActor
+    private mutating func measureInk(measurer: some TextMeasuring) {
+        var insets = EdgeInsets(all: 0)
+        for (index, line) in lines.enumerated() {
+            let text = line.displayText
+            guard let first = text.indices.first else { continue }
+            let last = text.index(before: text.endIndex)
+            let start = line.isRightToLeft && line.isEllipsized ? measurer.width(of: Self.ellipsis) : 0
+            let head = measurer.inkBounds(of: text[first...first])
+            insets.left = max(insets.left, -(start + head.minX))
+            let tailAdvance = measurer.width(of: text[last...last])
+            let tail = measurer.inkBounds(of: text[last...last])
+            let textEnd = start + line.displayWidth(measurer: measurer)
+            insets.right = max(insets.right, textEnd - tailAdvance + tail.maxX - line.width)
+            if index == 0 || index == lines.count - 1 {
+                let whole = measurer.inkBounds(of: text)
+                if index == 0 { insets.top = max(insets.top, -whole.minY) }
+                if index == lines.count - 1 { insets.bottom = max(insets.bottom, whole.maxY - lineHeight) }
+            }
+        }
+        inkInsets = EdgeInsets(
+            top: insets.top.rounded(.up), left: insets.left.rounded(.up), bottom: insets.bottom.rounded(.up),
+            right: insets.right.rounded(.up))
     }
 
     /// Puts the lines holding right-to-left text, and every line of a right-to-left paragraph,
@@ -163,10 +215,17 @@ struct TextLayout: Equatable {
     func position(
         at point: Point, measurer: some TextMeasuring, width: Double? = nil, alignment: TextAlignment = .leading
     ) -> (line: Int, index: String.Index) {
-        let lineIndex = min(lines.count - 1, max(0, Int((point.y / lineHeight).rounded(.down))))
+        let y = point.y - inkInsets.top
+        let lineIndex = min(lines.count - 1, max(0, Int((y / lineHeight).rounded(.down))))
         let line = lines[lineIndex]
-        let start = line.textOffset(in: width ?? size.width, alignment: alignment, measurer: measurer)
+        let start =
+            inkInsets.left + line.textOffset(in: linesWidth(in: width), alignment: alignment, measurer: measurer)
         return (lineIndex, line.index(nearest: point.x - start, measurer: measurer))
+    }
+
+    /// The width lines are placed in, inside a box `width` wide (the layout's own when nil).
+    func linesWidth(in width: Double?) -> Double {
+        (width ?? size.width) - inkInsets.horizontal
     }
 
     /// The rectangles, relative to the text's top-left corner, that cover a range of the laid-out
@@ -187,7 +246,8 @@ struct TextLayout: Equatable {
             let lower = max(range.lowerBound, lineRange.lowerBound)
             let upper = min(range.upperBound, lineRange.upperBound)
             guard lower < upper || (runsOn && lower <= upper) else { continue }
-            let start = line.textOffset(in: width ?? size.width, alignment: alignment, measurer: measurer)
+            let start =
+                inkInsets.left + line.textOffset(in: linesWidth(in: width), alignment: alignment, measurer: measurer)
             var spans = line.spans(showing: lower..<upper, measurer: measurer)
             if runsOn {
                 // The line break is selected: a space's width past the line's end edge.
@@ -195,7 +255,7 @@ struct TextLayout: Equatable {
                 let extent = line.displayWidth(measurer: measurer)
                 spans.append(line.isRightToLeft ? (-space, 0) : (extent, extent + space))
             }
-            let top = Double(index) * lineHeight
+            let top = inkInsets.top + Double(index) * lineHeight
             for (x0, x1) in spans where x1 > x0 {
                 rects.append(Rect(x: start + x0, y: top, width: x1 - x0, height: lineHeight))
             }
@@ -301,6 +361,10 @@ extension TextLayout.Line {
 }
 
 /// Produces lines one by one, reading the text only as far as needed.
+///
+/// Lines break at the opportunities of the Unicode line breaking algorithm (`LineBreakFinder`):
+/// after spaces, between ideographs, after hyphens, between the words of a Thai run; a segment
+/// wider than the whole line breaks between grapheme clusters.
 @MainActor
 struct LineBreaker<Measurer: TextMeasuring> {
     private let text: Substring
@@ -309,6 +373,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
     private var position: Substring.Index
     private var finished = false
     private let spaceWidth: Double
+    private var finder: LineBreakFinder
 
     init(text: Substring, measurer: Measurer, maxWidth: Double?) {
         self.text = text
@@ -316,15 +381,17 @@ struct LineBreaker<Measurer: TextMeasuring> {
         self.maxWidth = maxWidth
         position = text.startIndex
         spaceWidth = measurer.width(of: " ")
+        finder = LineBreakFinder(text: text)
     }
 
     /// The next line, or nil at the end of the text.
     mutating func next() -> TextLayout.Line? {
         guard !finished else { return nil }
         let start = position
-        var lineEnd = start  // end of the last word placed on the line
+        var lineEnd = start  // end of the last segment placed on the line
         var width = 0.0
-        var pendingSpaces = 0.0  // width of spaces after the last placed word
+        var pendingSpaces = 0.0  // width of spaces after the last placed segment
+        var lineEndIsCut = false  // the last placed segment was cut short, not ended at a break
         var index = start
         while index < text.endIndex {
             let character = text[index]
@@ -337,10 +404,22 @@ struct LineBreaker<Measurer: TextMeasuring> {
                 index = text.index(after: index)
                 continue
             }
-            let wordEnd = Self.endOfWord(in: text, from: index)
+            // A segment runs to the next break opportunity; its trailing spaces hang. Without a
+            // width nothing wraps, and the words need not be found.
+            let segment =
+                maxWidth == nil
+                ? (end: Self.endOfWord(in: text, from: index), isCut: false) : finder.nextSegment(after: index)
+            let wordEnd = Self.trimmingSpaces(in: text, from: index, to: segment.end)
             let word = text[index..<wordEnd]
             let wordWidth = measurer.width(of: word)
             if let maxWidth, width + pendingSpaces + wordWidth > maxWidth {
+                if lineEndIsCut, pendingSpaces == 0 {
+                    // The rest of a long word: no break where it was cut, so fill the line.
+                    let (end, fitted) = fitCharacters(of: word, into: maxWidth - width, allowingNone: true)
+                    position = end
+                    if end == text.endIndex { finished = true }
+                    return TextLayout.Line(text: text[start..<end], width: width + fitted)
+                }
                 if lineEnd > start {
                     // The word starts the next line; the spaces before it vanish.
                     position = index
@@ -356,6 +435,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
             width += pendingSpaces + wordWidth
             pendingSpaces = 0
             lineEnd = wordEnd
+            lineEndIsCut = segment.isCut
             index = wordEnd
             if maxWidth == nil, width > TextLayout.maximumExtent {
                 // A line that does not wrap shows nothing past the widest view: the rest of its
@@ -369,10 +449,9 @@ struct LineBreaker<Measurer: TextMeasuring> {
         return TextLayout.Line(text: text[start..<lineEnd], width: width)
     }
 
-    /// Moves past the rest of the paragraph that `index` is in: to just after the next line
-    /// feed, carriage return (with its line feed), or line or paragraph separator. Scans the
-    /// UTF-8 bytes, since a paragraph break never belongs to a longer character (`\r\n`
-    /// aside): megabytes take milliseconds.
+    /// Moves past the rest of the paragraph that `index` is in: to just after the next
+    /// paragraph break (`isParagraphBreak`). Scans the UTF-8 bytes, since a paragraph break
+    /// never belongs to a longer character (`\r\n` aside): megabytes take milliseconds.
     private mutating func skipParagraph(from index: Substring.Index) {
         let utf8 = text.utf8
         let rest = utf8[index...]
@@ -394,19 +473,26 @@ struct LineBreaker<Measurer: TextMeasuring> {
             guard end > start, let hit = memchr(base + start, Int32(byte), end - start) else { return nil }
             return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
-        // The first line feed or carriage return, found by memchr...
+        // The first one-byte break (line feed, vertical tab, form feed, carriage return with
+        // its line feed), found by memchr...
         var end = bytes.count
         var breakEnd: Int?
-        if let lineFeed = find(0x0A, before: end) {
-            end = lineFeed
-            breakEnd = lineFeed + 1
+        for byte: UInt8 in [0x0A, 0x0B, 0x0C, 0x0D] {
+            guard let hit = find(byte, before: end) else { continue }
+            end = hit
+            breakEnd = hit + (byte == 0x0D && hit + 1 < bytes.count && bytes[hit + 1] == 0x0A ? 2 : 1)
         }
-        if let carriageReturn = find(0x0D, before: end) {
-            end = carriageReturn
-            breakEnd = carriageReturn + (carriageReturn + 1 < bytes.count && bytes[carriageReturn + 1] == 0x0A ? 2 : 1)
-        }
-        // ...then a line or paragraph separator (E2 80 A8, E2 80 A9) before it.
+        // ...then a next line (C2 85), line or paragraph separator (E2 80 A8, E2 80 A9) before it.
         var from = 0
+        while let lead = find(0xC2, from: from, before: end) {
+            if lead + 1 < bytes.count, bytes[lead + 1] == 0x85 {
+                end = lead
+                breakEnd = lead + 2
+                break
+            }
+            from = lead + 1
+        }
+        from = 0
         while let lead = find(0xE2, from: from, before: end) {
             if lead + 2 < bytes.count, bytes[lead + 1] == 0x80, bytes[lead + 2] == 0xA8 || bytes[lead + 2] == 0xA9 {
                 return lead + 3
@@ -416,14 +502,17 @@ struct LineBreaker<Measurer: TextMeasuring> {
         return breakEnd
     }
 
-    /// As many characters of `word` as fit (at least one, so layout always moves on).
-    private func fitCharacters(of word: Substring, into maxWidth: Double) -> (Substring.Index, Double) {
+    /// As many characters of `word` as fit (at least one, so layout always moves on, unless
+    /// `allowingNone`).
+    private func fitCharacters(
+        of word: Substring, into maxWidth: Double, allowingNone: Bool = false
+    ) -> (Substring.Index, Double) {
         var end = word.startIndex
         var width = 0.0
         while end < word.endIndex {
             let next = word.index(after: end)
             let advance = measurer.width(of: word[end..<next])
-            if width + advance > maxWidth, end > word.startIndex { break }
+            if width + advance > maxWidth, end > word.startIndex || allowingNone { break }
             width += advance
             end = next
         }
@@ -433,56 +522,35 @@ struct LineBreaker<Measurer: TextMeasuring> {
     static func isParagraphBreak(_ character: Character) -> Bool {
         // "\r\n" is one Character in Swift.
         character == "\n" || character == "\r" || character == "\r\n" || character == "\u{2028}"
-            || character == "\u{2029}"
+            || character == "\u{2029}" || character == "\u{0B}" || character == "\u{0C}" || character == "\u{85}"
     }
 
-    /// The longest word measured in one piece; longer ones are taken in chunks so that a
-    /// 100,000-character "word" costs a line's worth of work per line, not the whole word.
-    static var maxWordLength: Int { 256 }
-
-    /// The end of the word starting at `start`: up to a space or a paragraph break; ideographs
-    /// and kana are words of their own, since Chinese and Japanese break between characters.
+    /// The end of the word at `start` (up to a space or a paragraph break), or of its first
+    /// `LineBreakFinder.maxSegmentLength` characters.
     static func endOfWord(in text: Substring, from start: Substring.Index) -> Substring.Index {
-        if let end = endOfASCIIWord(in: text, from: start) { return end }
         var index = start
         var length = 0
-        while index < text.endIndex, length < maxWordLength {
-            length += 1
+        while index < text.endIndex, length < LineBreakFinder.maxSegmentLength {
             let character = text[index]
             if character == " " || character == "\t" || isParagraphBreak(character) { break }
-            if breaksAnywhere(character) {
-                return index == start ? text.index(after: index) : index
-            }
+            length += 1
             index = text.index(after: index)
         }
         return index
     }
 
-    /// `endOfWord` for a word of ASCII letters (one byte is one character there); nil when
-    /// a byte of another script comes first, for the general path to decide.
-    private static func endOfASCIIWord(in text: Substring, from start: Substring.Index) -> Substring.Index? {
-        let utf8 = text.utf8
-        var index = start
-        var length = 0
-        while index < utf8.endIndex, length < maxWordLength {
-            let byte = utf8[index]
-            if byte >= 0x80 { return nil }
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
-            length += 1
-            index = utf8.index(after: index)
+    /// The end of `start..<end` without its trailing spaces and tabs (never before `start`).
+    static func trimmingSpaces(
+        in text: Substring, from start: Substring.Index, to end: Substring.Index
+    )
+        -> Substring.Index
+    {
+        var end = end
+        while end > start {
+            let before = text.index(before: end)
+            guard text[before] == " " || text[before] == "\t" else { break }
+            end = before
         }
-        // After ASCII bytes the index is on a character boundary ("\r\n" is a break, not a word).
-        return index
-    }
-
-    static func breaksAnywhere(_ character: Character) -> Bool {
-        guard let scalar = character.unicodeScalars.first else { return false }
-        switch scalar.value {
-        case 0x3040...0x30ff, 0x3400...0x4dbf, 0x4e00...0x9fff, 0xf900...0xfaff, 0x20000...0x2fa1f, 0x3000...0x303f,
-            0xff00...0xffef:
-            return true
-        default:
-            return false
-        }
+        return end
     }
 }

@@ -61,9 +61,30 @@ open class TextView: View {
         return String(text[selection])
     }
 
-    /// Selects a range of `text` (nil clears the selection).
+    /// Selects a range of `text` (nil clears the selection). A range that ends inside a
+    /// grapheme cluster (between a letter and its mark, inside a flag or a family emoji) grows
+    /// to cover the whole cluster.
     public func select(_ range: Range<String.Index>?) {
-        selection = range.map { $0.clamped(to: text.startIndex..<text.endIndex) }
+        selection = range.map { range in
+            let clamped = range.clamped(to: text.startIndex..<text.endIndex)
+            return clusterBoundary(atOrBefore: clamped.lowerBound)..<clusterBoundary(atOrAfter: clamped.upperBound)
+        }
+    }
+
+    private func clusterBoundary(atOrBefore index: String.Index) -> String.Index {
+        var index = index
+        while index > text.startIndex, index.samePosition(in: text) == nil {
+            index = text.unicodeScalars.index(before: index)
+        }
+        return index
+    }
+
+    private func clusterBoundary(atOrAfter index: String.Index) -> String.Index {
+        var index = index
+        while index < text.endIndex, index.samePosition(in: text) == nil {
+            index = text.unicodeScalars.index(after: index)
+        }
+        return index
     }
 
     /// Selects all of the text.
@@ -178,11 +199,13 @@ open class TextView: View {
 
     private func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "'" }
 
-    /// The word (or run of non-word characters) around an index.
+    /// The word (or run of non-word characters) around an index; in Thai, written without
+    /// spaces, the dictionary's word.
     func wordRange(around index: String.Index) -> Range<String.Index> {
         guard !text.isEmpty else { return text.startIndex..<text.endIndex }
         var probe = index
         if probe == text.endIndex { probe = text.index(before: probe) }
+        if let word = WordDictionary.word(in: text[...], around: probe) { return word }
         let kind = isWordCharacter(text[probe])
         var lower = probe
         while lower > text.startIndex {
