@@ -408,7 +408,6 @@ final class FontSet: TextMeasuring {
             height: Double(extents.height))
     }
 
-
     /// The width of text that is all ASCII, from cached advances; nil for other text.
     ///
     /// Xft's extents of unshaped text are the sum of its glyphs' advances (it neither kerns nor
