@@ -51,6 +51,10 @@ public final class Application {
     private(set) lazy var selections = Selections(application: self)
     /// Appends layout and tooltip events to `X11UI_INSPECT`'s file, when set.
     let inspector: Inspector?
+    /// Descriptors polled beside the X connection (see RunLoopSource).
+    var sources: [RunLoopSource] = []
+    /// The AT-SPI2 provider, once an accessibility bus was found (see Accessibility/).
+    var accessibility: AccessibilityBridge?
 
     /// Opens a connection to the X server.
     ///
@@ -78,6 +82,7 @@ public final class Application {
         inspector = Inspector.fromEnvironment()
         Application.current = self
         applyResources()
+        AccessibilityBridge.startWhenRunning(self)
     }
 
     /// The name of the display (`":0"`).
@@ -109,6 +114,7 @@ public final class Application {
         // top-level, embedded, and foreign ones (which get their owner's event mask back).
         toolTips.tearDown()
         selections.tearDown()
+        accessibility?.close()
         for window in openWindows { window.close() }
         for case let window as Window in targets.values { window.close() }
         resources.removeAll()
@@ -174,13 +180,16 @@ public final class Application {
             wait = min(wait ?? untilTimer, untilTimer)
         }
         // ppoll sleeps to the nanosecond: a tooltip's 500 ms is 500 ms, not "up to 501".
-        var descriptor = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let polled = sources
+        var descriptors = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        descriptors += polled.map { pollfd(fd: $0.fileDescriptor, events: $0.events, revents: 0) }
         if let wait {
             var span = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
-            _ = ppoll(&descriptor, 1, &span, nil)
+            _ = ppoll(&descriptors, nfds_t(descriptors.count), &span, nil)
         } else {
-            _ = ppoll(&descriptor, 1, nil, nil)
+            _ = ppoll(&descriptors, nfds_t(descriptors.count), nil, nil)
         }
+        handleReadySources(polled, descriptors.dropFirst())
     }
 
     // MARK: - Timers

@@ -251,6 +251,7 @@ public final class ToolTipController {
             presenter.hide()
             shown = nil
             application.inspector?.toolTip(shown: false, source: source, text: text, frame: nil)
+            application.accessibility?.toolTipDidChange(source: source)
         case .show(let source):
             present(source, inPlace: false)
         case .update(let source):
@@ -306,6 +307,7 @@ public final class ToolTipController {
         if screenRegion != source.region { feed(.regionChanged(screenRegion)) }
         application.inspector?.toolTip(
             shown: true, source: view, text: presenter.text, frame: presenter.geometry?.windowFrame)
+        application.accessibility?.toolTipDidChange(source: view)
     }
 }
 

@@ -36,6 +36,7 @@ open class TextView: View {
             if selection != oldValue {
                 setNeedsDisplay()
                 onSelectionChange?(self)
+                window?.application?.accessibility?.textSelectionDidChange(in: self)
             }
         }
     }

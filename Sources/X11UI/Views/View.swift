@@ -64,6 +64,15 @@ open class View {
     /// A name for tests, the inspector and tools (`"buy-button"`).
     public var identifier: String?
 
+    /// The name a screen reader reads for the view; nil uses the widget's own (a button's
+    /// title, a label's text). Set it on images and other views with no text.
+    public var accessibilityLabel: String? {
+        didSet { if accessibilityLabel != oldValue { accessibilityLabelDidChange() } }
+    }
+
+    /// What the view is to assistive technologies; nil uses the widget's own role.
+    public var accessibilityRole: AccessibilityRole?
+
     /// Whether the view (and its subviews) is hidden: not drawn, not hit, and its tooltip hides.
     public var isHidden = false {
         didSet {
