@@ -111,6 +111,8 @@ struct cdbus {
     cdbus_bool_t (*message_iter_append_basic)(cdbus_iter *, int, const void *);
     cdbus_bool_t (*message_iter_open_container)(cdbus_iter *, int, const char *, cdbus_iter *);
     cdbus_bool_t (*message_iter_close_container)(cdbus_iter *, cdbus_iter *);
+    char *(*message_iter_get_signature)(cdbus_iter *);
+    void (*free)(void *);
 };
 
 /* Opens libdbus-1 and finds its functions; returns 0 (and leaves nothing open) when the
@@ -138,7 +140,7 @@ static inline int cdbus_load(struct cdbus *d) {
         (void **)&d->message_iter_init_append, (void **)&d->message_iter_get_arg_type,
         (void **)&d->message_iter_get_basic, (void **)&d->message_iter_next, (void **)&d->message_iter_recurse,
         (void **)&d->message_iter_append_basic, (void **)&d->message_iter_open_container,
-        (void **)&d->message_iter_close_container,
+        (void **)&d->message_iter_close_container, (void **)&d->message_iter_get_signature, (void **)&d->free,
     };
     const char *names[] = {
         "dbus_error_init", "dbus_error_free", "dbus_connection_open_private",
@@ -159,7 +161,7 @@ static inline int cdbus_load(struct cdbus *d) {
         "dbus_message_iter_init_append", "dbus_message_iter_get_arg_type",
         "dbus_message_iter_get_basic", "dbus_message_iter_next", "dbus_message_iter_recurse",
         "dbus_message_iter_append_basic", "dbus_message_iter_open_container",
-        "dbus_message_iter_close_container",
+        "dbus_message_iter_close_container", "dbus_message_iter_get_signature", "dbus_free",
     };
     _Static_assert(sizeof fields / sizeof fields[0] == sizeof names / sizeof names[0], "one name per field");
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {

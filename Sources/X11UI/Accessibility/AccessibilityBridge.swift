@@ -111,10 +111,13 @@ final class AccessibilityBridge {
     /// registered name matches when each of its non-empty parts equals the event's.
     func isListened(_ event: String) -> Bool {
         let parts = Self.eventParts(event)
-        return listeners.contains { listener in
-            listener.event.enumerated().allSatisfy { index, part in
-                part.isEmpty || (index < parts.count && parts[index] == part)
-            }
+        return listeners.contains { Self.listener($0.event, matches: parts) }
+    }
+
+    /// Whether a registered listener's parts match an event's.
+    static func listener(_ listener: [String], matches event: [String]) -> Bool {
+        listener.enumerated().allSatisfy { index, part in
+            part.isEmpty || (index < event.count && event[index] == part)
         }
     }
 

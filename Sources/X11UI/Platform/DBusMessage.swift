@@ -157,8 +157,13 @@ final class DBusMessage {
             let pair = inner()
             return pair.count == 2 ? .dictionaryEntry(pair[0], pair[1]) : nil
         case UInt8(ascii: "a"):
-            let elements = inner()
-            return .array(element: elements.first?.signature ?? "v", elements)
+            // The array's own signature ("a(so)") names its element type even when it is empty.
+            var element = "v"
+            if let signature = d.message_iter_get_signature(&iterator) {
+                element = String(String(cString: signature).dropFirst())
+                d.free(signature)
+            }
+            return .array(element: element, inner())
         default: return nil  // end of the arguments, or a type X11UI never reads (unix fds)
         }
     }

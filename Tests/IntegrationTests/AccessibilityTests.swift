@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+import X11TestSupport
+
+/// The demo read through AT-SPI2 as a screen reader reads it: its own Xvfb, its own session
+/// bus (`dbus-run-session`) with at-spi2-core's bus launcher and registry, and
+/// `scripts/atspi-probe.py` (Debian's python3-pyatspi) as the client. The probe launches the
+/// demo, presses Tab with xdotool and clicks the cart through the Action interface; these tests
+/// judge what it saw.
+@Suite(.serialized)
+struct AccessibilityTests {
+    /// What the probe reported, and the demo's inspector frames of the same run.
+    struct Run {
+        let report: [String: Any]
+        let frames: [String: Frame]
+
+        /// Every object of the tree with an accessible id, by id.
+        var nodes: [String: [String: Any]] {
+            var result: [String: [String: Any]] = [:]
+            func visit(_ node: [String: Any]) {
+                if let id = node["id"] as? String, !id.isEmpty { result[id] = node }
+                for child in node["children"] as? [[String: Any]] ?? [] { visit(child) }
+            }
+            if let tree = report["tree"] as? [String: Any] { visit(tree) }
+            return result
+        }
+    }
+
+    /// One run shared by the tests of the suite (it takes a few seconds).
+    nonisolated(unsafe) static var cached: Run?
+
+    static func run() throws -> Run {
+        if let cached { return cached }
+        let server = try XvfbServer()
+        defer { server.stop() }
+        let directory = NSTemporaryDirectory()
+        let output = directory + "x11ui-atspi-\(UUID().uuidString).txt"
+        let inspector = directory + "x11ui-atspi-inspect-\(UUID().uuidString).jsonl"
+        defer {
+            try? FileManager.default.removeItem(atPath: output)
+            try? FileManager.default.removeItem(atPath: inspector)
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/atspi-probe.py").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = server.display
+        environment["X11UI_INSPECT"] = inspector
+        // Its own session bus: never the user's.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        environment["AT_SPI_BUS_ADDRESS"] = nil
+        let probe = try ChildProcess(
+            "/usr/bin/dbus-run-session",
+            ["--", "/usr/bin/python3", script, ProgramProcess.executablePath("tooltip-demo")],
+            environment: environment, stdout: .file(output), stderr: .null)
+        guard probe.wait(timeout: 120) != nil else {
+            probe.stop(abruptly: true)
+            throw XvfbServer.StartError(description: "the AT-SPI probe did not finish")
+        }
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("ATSPI-REPORT ") }),
+            let report = try JSONSerialization.jsonObject(with: Data(line.dropFirst(13).utf8)) as? [String: Any]
+        else { throw XvfbServer.StartError(description: "no report from the AT-SPI probe: \(text.suffix(2000))") }
+        // The inspector's last layout of the window: frames in root coordinates.
+        var frames: [String: Frame] = [:]
+        let lines = ((try? String(contentsOfFile: inspector, encoding: .utf8)) ?? "").split(separator: "\n")
+        for line in lines {
+            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                event["event"] as? String == "layout", let views = event["views"] as? [[String: Any]]
+            else { continue }
+            for view in views {
+                if let id = view["id"] as? String, let f = view["frame"] as? [Int], f.count == 4 {
+                    frames[id] = Frame(x: f[0], y: f[1], width: f[2], height: f[3])
+                }
+            }
+        }
+        let run = Run(report: report, frames: frames)
+        cached = run
+        return run
+    }
+
+    @Test func theApplicationIsOnTheDesktopWithItsFrame() throws {
+        let run = try Self.run()
+        #expect(run.report["errors"] as? [String] == [])
+        #expect(run.report["parentRole"] as? String == "desktop frame")
+        let tree = try #require(run.report["tree"] as? [String: Any])
+        #expect(tree["role"] as? String == "application")
+        #expect(tree["name"] as? String == "tooltip-demo")
+        let frame = try #require((tree["children"] as? [[String: Any]])?.first)
+        #expect(frame["role"] as? String == "frame")
+        #expect(frame["name"] as? String == "X11UI Tooltips")
+        #expect((frame["states"] as? [String] ?? []).contains("showing"))
+    }
+
+    @Test func viewsHaveRolesNamesAndTheirTooltipsAsDescriptions() throws {
+        let nodes = try Self.run().nodes
+        let expected: [(id: String, role: String, name: String?, description: String)] = [
+            ("default-view", "panel", nil, "The default tooltip for the view."),
+            ("label", "label", nil, "The label's tooltip."),
+            (
+                "buy-button", "push button", "Buy, Only $9.99",
+                "Click to buy this item. You'll have a chance to change your mind before confirming your purchase."
+            ),
+            ("color-view", "panel", nil, "The color is yellow."),
+            ("cart-button", "push button", "Add to Cart", "Add this item to your cart. Your cart is empty."),
+            ("region-view", "panel", nil, ""),  // tooltips for parts of it only: no description
+            ("text-view", "text", nil, ""),
+            ("icon-home", "image", nil, "Home"),
+        ]
+        for item in expected {
+            let node = try #require(nodes[item.id], "\(item.id) is in the tree")
+            #expect(node["role"] as? String == item.role, "\(item.id)")
+            if let name = item.name { #expect(node["name"] as? String == name) }
+            #expect(node["description"] as? String == item.description, "\(item.id)")
+        }
+        let buy = try #require(nodes["buy-button"])
+        let states = buy["states"] as? [String] ?? []
+        for state in ["enabled", "focusable", "has tooltip", "sensitive", "showing", "visible"] {
+            #expect(states.contains(state), "buy-button is \(state)")
+        }
+        #expect(buy["actions"] as? [String] == ["click"])
+        #expect(nodes["icon-home"]?["actions"] as? [String] == ["toggle tooltip"])
+        #expect(nodes["place-top-start"]?["actions"] as? [String] == ["click", "toggle tooltip"])
+        #expect((nodes["text-view"]?["interfaces"] as? [String] ?? []).contains("Text"))
+    }
+
+    @Test func extentsMatchTheInspectorsFrames() throws {
+        let run = try Self.run()
+        let nodes = run.nodes
+        #expect(run.frames.count >= 20, "the inspector listed the demo's views")
+        var compared = 0
+        for (id, frame) in run.frames {
+            guard let node = nodes[id] else { continue }
+            let extents = node["extents"] as? [Int]
+            #expect(extents == [frame.x, frame.y, frame.width, frame.height], "\(id)")
+            compared += 1
+        }
+        #expect(compared >= 20, "every identified view is in the tree")
+    }
+
+    @Test func tabMovesFocusAndEachMoveIsAnEvent() throws {
+        let report = try Self.run().report
+        #expect(report["focus"] as? [String] == ["Buy, Only $9.99", "Add to Cart", ""])
+        let events = report["events"] as? [[String: Any]] ?? []
+        let focused = events.filter { $0["type"] as? String == "object:state-changed:focused" }
+        #expect(focused.contains { $0["source"] as? String == "Add to Cart" && $0["detail1"] as? Int == 1 })
+        #expect(focused.contains { $0["source"] as? String == "Buy, Only $9.99" && $0["detail1"] as? Int == 0 })
+        #expect(focused.contains { $0["role"] as? String == "text" && $0["detail1"] as? Int == 1 })
+    }
+
+    @Test func aShownTooltipIsAToolTipObjectThatDescribesItsView() throws {
+        let report = try Self.run().report
+        let buyText =
+            "Click to buy this item. You'll have a chance to change your mind before confirming your purchase."
+        let tip = try #require(report["toolTip"] as? [String: Any], "a tool tip object while the tooltip shows")
+        #expect(tip["role"] as? String == "tool tip")
+        #expect(tip["name"] as? String == buyText)
+        #expect((tip["states"] as? [String] ?? []).contains("showing"))
+        let tipRelations = tip["relations"] as? [[String: Any]] ?? []
+        #expect(tipRelations.first?["targets"] as? [String] == ["Buy, Only $9.99"])
+        #expect((tipRelations.first?["type"] as? String ?? "").contains("DESCRIPTION_FOR"))
+        let buy = try #require(report["buyWhileShown"] as? [String: Any])
+        #expect((buy["states"] as? [String] ?? []).contains("focused"))
+        let relations = buy["relations"] as? [[String: Any]] ?? []
+        #expect((relations.first?["type"] as? String ?? "").contains("DESCRIBED_BY"))
+        #expect(relations.first?["targets"] as? [String] == [buyText])
+        let events = report["events"] as? [[String: Any]] ?? []
+        let showing = events.filter { $0["type"] as? String == "object:state-changed:showing" }
+        #expect(showing.first?["role"] as? String == "tool tip")
+        #expect(showing.first?["detail1"] as? Int == 1)
+        #expect(showing.contains { $0["detail1"] as? Int == 0 }, "hidden when focus moved on")
+        #expect(!((report["toolTipAfterFocusMoved"] as? [String]) ?? []).contains(buyText))
+    }
+
+    @Test func theCartsDescriptionFollowsItsCount() throws {
+        let report = try Self.run().report
+        #expect(
+            report["cartDescriptions"] as? [String] == [
+                "Add this item to your cart. Your cart is empty.",
+                "Add this item to your cart. Your cart contains 1 item.",
+                "Add this item to your cart. Your cart contains 2 items.",
+            ])
+        #expect(report["cartDescriptionRead"] as? String == "Add this item to your cart. Your cart contains 2 items.")
+    }
+
+    @Test func theTextViewOffersItsTextAndSelection() throws {
+        let report = try Self.run().report
+        let text = try #require(report["text"] as? [String: Any])
+        #expect(text["start"] as? String == "Select some of this ")
+        #expect((text["characterCount"] as? Int ?? 0) > 20)
+        #expect(text["selection"] as? [Int] == [0, 8])
+        #expect(text["nSelections"] as? Int == 1)
+        let events = report["events"] as? [[String: Any]] ?? []
+        #expect(events.contains { $0["type"] as? String == "object:text-selection-changed" })
+    }
+
+    /// Without a bus the demo never loads libdbus: a program pays nothing for accessibility
+    /// until an accessibility bus is there.
+    @Test func withoutABusNothingIsLoaded() throws {
+        let session = try ProgramSession(readyView: "buy-button")
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(session.program.process.pid)/maps"))
+        defer { try? file.close() }
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(maps.contains("libX11"), "the map was read")
+        #expect(!maps.contains("libdbus"))
+    }
+}
