@@ -36,6 +36,7 @@ extension Application {
     /// deadline passes. Events that are not X11UI's go to `hostEventHandler`.
     public func processPending() {
         guard !isClosed, connection.isUsable else { return }
+        handleReadySourcesWithoutWaiting()
         let display = connection.display
         var event = XEvent()
         while connection.isUsable, XPending(display) > 0 {

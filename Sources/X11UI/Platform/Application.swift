@@ -30,7 +30,7 @@ public final class Application {
     let connection: DisplayConnection
     let translator: EventTranslator
     var timers = TimerQueue()
-    private var targets: [UInt: any EventTarget] = [:]
+    private(set) var targets: [UInt: any EventTarget] = [:]
     private var windowsNeedingUpdate: [Window] = []
     private var quitRequested = false
     private(set) var isClosed = false

@@ -36,6 +36,16 @@ extension Application {
         sources.removeAll { $0 === source }
     }
 
+    /// Handles the sources that are ready now, without waiting: a host's own loop polls only
+    /// the X connection, so `processPending()` looks at the others each time it runs.
+    func handleReadySourcesWithoutWaiting() {
+        guard !sources.isEmpty else { return }
+        let polled = sources
+        var descriptors = polled.map { pollfd(fd: $0.fileDescriptor, events: $0.events, revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), 0) > 0 else { return }
+        handleReadySources(polled, descriptors[...])
+    }
+
     /// Calls the handlers of the sources `ppoll` found ready (`descriptors` after the X
     /// connection's, in the order of `polled`).
     func handleReadySources(_ polled: [RunLoopSource], _ descriptors: ArraySlice<pollfd>) {
