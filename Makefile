@@ -9,11 +9,11 @@ SCREENSHOTS ?= assets/screenshots
 # tools: XTest, X-Resource, Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests);
 # fonts: Latin, Korean, Japanese, Devanagari and emoji so every character the demo and the tests
 # show has a glyph; accessibility: libdbus-1 (opened at run time when a bus is there), and for
-# its tests a session bus, at-spi2-core's bus launcher and registry, pyatspi and xdotool.
+# its tests a session bus, at-spi2-core's bus launcher and registry, pyatspi, xdotool and Orca.
 PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
 	libcairo2-dev libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev xvfb \
 	x11-xserver-utils xcompmgr fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-lohit-deva fonts-noto-color-emoji \
-	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool
+	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -145,6 +145,9 @@ struct AccessibilityTests {
         #expect(focused.contains { $0["source"] as? String == "Add to Cart" && $0["detail1"] as? Int == 1 })
         #expect(focused.contains { $0["source"] as? String == "Buy, Only $9.99" && $0["detail1"] as? Int == 0 })
         #expect(focused.contains { $0["role"] as? String == "text" && $0["detail1"] as? Int == 1 })
+        // No window manager: keys reach the window through pointer-root focus, and the first
+        // focus moved from the keyboard makes its frame the active one (Orca reads only those).
+        #expect(events.contains { $0["type"] as? String == "window:activate" && $0["role"] as? String == "frame" })
     }
 
     @Test func aShownTooltipIsAToolTipObjectThatDescribesItsView() throws {
@@ -191,6 +194,37 @@ struct AccessibilityTests {
         #expect(text["nSelections"] as? Int == 1)
         let events = report["events"] as? [[String: Any]] ?? []
         #expect(events.contains { $0["type"] as? String == "object:text-selection-changed" })
+    }
+
+    /// Debian's Orca, on its own display and session bus, speaks the Buy button focused with Tab:
+    /// its name and role, then its tooltip as the description.
+    @Test func orcaSpeaksTheFocusedBuyButtonAndItsRole() throws {
+        let server = try XvfbServer()
+        defer { server.stop() }
+        let output = NSTemporaryDirectory() + "x11ui-orca-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/orca-probe.py").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = server.display
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        environment["AT_SPI_BUS_ADDRESS"] = nil
+        let probe = try ChildProcess(
+            "/usr/bin/dbus-run-session",
+            ["--", "/usr/bin/python3", script, ProgramProcess.executablePath("tooltip-demo")],
+            environment: environment, stdout: .file(output), stderr: .null)
+        guard probe.wait(timeout: 180) != nil else {
+            probe.stop(abruptly: true)
+            Issue.record("the Orca probe did not finish")
+            return
+        }
+        let spoken = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.hasPrefix("SPOKEN ") }.map { String($0.dropFirst(7)) }
+        #expect(spoken.contains("Buy, Only $9.99 push button."), "Orca said: \(spoken)")
+        #expect(
+            spoken.contains {
+                $0.hasPrefix("Click to buy this item. You'll have a chance to change your mind")
+            }, "and read the tooltip as the description: \(spoken)")
     }
 
     /// Without a bus the demo never loads libdbus: a program pays nothing for accessibility

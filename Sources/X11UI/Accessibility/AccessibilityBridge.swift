@@ -25,6 +25,8 @@ final class AccessibilityBridge {
     private var nextNumber = 0
     /// The descriptions last told to clients, to emit changes only.
     private var descriptions: [ObjectIdentifier: String] = [:]
+    /// The window keys reach without having had a focus change (pointer-root focus).
+    private(set) weak var keyboardWindow: Window?
     /// The tooltip's text and source last told to clients.
     private var toolTipState: (text: String, source: WeakObject)?
 
@@ -207,11 +209,20 @@ final class AccessibilityBridge {
     func focusDidMove(from old: View?, to new: View?) {
         if let old { emit(.view(old), "Object", "StateChanged", detail: "focused", 0) }
         guard let new else { return }
+        // Keys reach a window without a focus change of its own under pointer-root focus (no
+        // window manager): focus moving inside it makes it the active window, or screen
+        // readers would ignore focus in a frame that is not active.
+        if let window = new.window, !window.focusState.windowHasFocus, keyboardWindow !== window {
+            if let previous = keyboardWindow { windowDidChangeActivation(previous, isActive: false) }
+            keyboardWindow = window
+            windowDidChangeActivation(window, isActive: true)
+        }
         emit(.view(new), "Object", "StateChanged", detail: "focused", 1)
         emit(.view(new), "Focus", "Focus")
     }
 
     func windowDidChangeActivation(_ window: Window, isActive: Bool) {
+        if keyboardWindow === window, !isActive || window.focusState.windowHasFocus { keyboardWindow = nil }
         emit(.window(window), "Object", "StateChanged", detail: "active", isActive ? 1 : 0)
         emit(.window(window), "Window", isActive ? "Activate" : "Deactivate", data: .string(window.title))
     }

@@ -114,7 +114,9 @@ enum AccessibleNode {
         case .window(let window):
             var states: Set<State> = [.enabled, .sensitive, .resizable]
             if window.isVisible { states.formUnion([.showing, .visible]) }
-            if window.focusState.windowHasFocus { states.insert(.active) }
+            if window.focusState.windowHasFocus || window.application?.accessibility?.keyboardWindow === window {
+                states.insert(.active)
+            }
             return states
         case .toolTip(let application):
             return application.toolTips.isShowing ? [.enabled, .sensitive, .showing, .visible] : [.enabled]
