@@ -171,6 +171,15 @@ struct AccessibilityTests {
         #expect(showing.first?["role"] as? String == "tool tip")
         #expect(showing.first?["detail1"] as? Int == 1)
         #expect(showing.contains { $0["detail1"] as? Int == 0 }, "hidden when focus moved on")
+        let children = events.filter { ($0["type"] as? String ?? "").hasPrefix("object:children-changed") }
+        #expect(
+            children.contains {
+                $0["type"] as? String == "object:children-changed:add" && $0["role"] as? String == "application"
+            })
+        #expect(
+            children.contains {
+                $0["type"] as? String == "object:children-changed:remove" && $0["role"] as? String == "application"
+            })
         #expect(!((report["toolTipAfterFocusMoved"] as? [String]) ?? []).contains(buyText))
     }
 

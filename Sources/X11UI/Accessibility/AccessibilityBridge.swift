@@ -271,6 +271,21 @@ final class AccessibilityBridge {
         emit(.view(view), "Object", "PropertyChange", detail: "accessible-description", data: .string(description))
     }
 
+    /// A subview was added to `parent` or is about to be removed from it.
+    func childrenDidChange(in parent: View, child: View, added: Bool) {
+        guard let window = parent.window, !child.isHidden else { return }
+        var ancestor: View? = parent
+        while let view = ancestor {
+            if view is Button { return }  // a button is one object
+            ancestor = view.superview
+        }
+        let node: AccessibleNode = parent === window.rootView ? .window(window) : .view(parent)
+        let index = node.children.firstIndex { $0.isSame(as: .view(child)) } ?? -1
+        emit(
+            node, "Object", "ChildrenChanged", detail: added ? "add" : "remove", index,
+            data: reference(.view(child)))
+    }
+
     func nameDidChange(of view: View) {
         emit(
             .view(view), "Object", "PropertyChange", detail: "accessible-name",

@@ -89,9 +89,17 @@ extension View {
         return nil
     }
 
-    /// Tells assistive technologies that the view's name changed.
+    /// Tells assistive technologies that the view's name changed: its own, or that of the
+    /// button it is the title of.
     func accessibilityLabelDidChange() {
-        window?.application?.accessibility?.nameDidChange(of: self)
+        guard let bridge = window?.application?.accessibility else { return }
+        var owner: View = self
+        var current = superview
+        while let view = current {
+            if view is Button { owner = view }
+            current = view.superview
+        }
+        bridge.nameDidChange(of: owner)
     }
 }
 

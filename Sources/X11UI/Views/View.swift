@@ -118,6 +118,7 @@ open class View {
         hitIndex = nil
         view.superview = self
         view.window = window
+        window?.application?.accessibility?.childrenDidChange(in: self, child: view, added: true)
         invalidateIntrinsicSize()
         setNeedsDisplay(view.frame)
     }
@@ -126,6 +127,7 @@ open class View {
     public func removeFromSuperview() {
         guard let parent = superview else { return }
         let oldWindow = window
+        oldWindow?.application?.accessibility?.childrenDidChange(in: parent, child: self, added: false)
         parent.subviews.removeAll { $0 === self }
         parent.hitIndex = nil
         superview = nil
