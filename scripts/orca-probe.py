@@ -8,7 +8,8 @@ Orca's debug output goes to a pseudo-terminal the probe reads. Speech and braill
 utterance as "SPEECH OUTPUT: '…'" before it would hand it to a synthesizer. The probe starts
 at-spi2-core's bus launcher and Orca with a private home and preferences, launches PROGRAM,
 presses Tab once it is on the desktop, waits until Orca has spoken the focused button, and
-prints one line per utterance, each "SPOKEN " and the text."""
+prints one line per utterance, each "SPOKEN " and the text. Orca refuses to start while
+another Orca of the same user runs (its --replace would end that one: not done here)."""
 
 import os
 import pty
@@ -41,7 +42,7 @@ threading.Thread(target=read_terminal, daemon=True).start()
 environment = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home, XDG_CACHE_HOME=home, XDG_DATA_HOME=home)
 launcher = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], env=environment)
 orca = subprocess.Popen(
-    ["/usr/bin/orca", "--replace", "-d", "speech", "-d", "braille", "--debug-file", debug,
+    ["/usr/bin/orca", "-d", "speech", "-d", "braille", "--debug-file", debug,
      "-u", os.path.join(home, "prefs")],
     env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 program = None
@@ -61,8 +62,10 @@ def wait(condition, timeout):
 
 
 try:
-    if not wait(lambda: "Startup complete" in log(), 60):
+    if not wait(lambda: "Startup complete" in log() or orca.poll() is not None, 90):
         print("ERROR Orca did not start")
+    if orca.poll() is not None:
+        print("ERROR Orca exited (another Orca of this user running?): " + log()[-300:].replace("\n", " "))
     program = subprocess.Popen(sys.argv[1:], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     name = os.path.basename(sys.argv[1])
     if not wait(lambda: "[application | %s]" % name in log(), 30):

@@ -48,6 +48,7 @@ struct AccessibilityTests {
         // Its own session bus: never the user's.
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["AT_SPI_BUS_ADDRESS"] = nil
+        environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
             ["--", "/usr/bin/python3", script, ProgramProcess.executablePath("tooltip-demo")],
@@ -218,6 +219,7 @@ struct AccessibilityTests {
         environment["DISPLAY"] = server.display
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["AT_SPI_BUS_ADDRESS"] = nil
+        environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
             ["--", "/usr/bin/python3", script, ProgramProcess.executablePath("tooltip-demo")],
@@ -227,8 +229,9 @@ struct AccessibilityTests {
             Issue.record("the Orca probe did not finish")
             return
         }
-        let spoken = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
-            .filter { $0.hasPrefix("SPOKEN ") }.map { String($0.dropFirst(7)) }
+        let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+        let spoken = lines.filter { $0.hasPrefix("SPOKEN ") }.map { String($0.dropFirst(7)) }
+        #expect(!lines.contains { $0.hasPrefix("ERROR") }, "\(lines.filter { $0.hasPrefix("ERROR") })")
         #expect(spoken.contains("Buy, Only $9.99 push button."), "Orca said: \(spoken)")
         #expect(
             spoken.contains {
