@@ -239,6 +239,23 @@ struct AccessibilityTests {
             }, "and read the tooltip as the description: \(spoken)")
     }
 
+    /// Bus addresses that lead nowhere (a session bus or an accessibility bus that is gone):
+    /// the demo runs as without them, tooltips and all, and says nothing.
+    @Test(arguments: ["DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"])
+    func aBusThatIsNotThereChangesNothing(variable: String) throws {
+        let session = try ProgramSession(
+            readyView: "buy-button", environment: [variable: "unix:path=/nonexistent/x11ui-test-bus"])
+        let buy = try session.frame("buy-button")
+        session.probe.movePointer(to: buy.midX, buy.midY)
+        let tip = session.waitForToolTip(named: Self.buyText)
+        #expect(tip != nil, "the hover tooltip still shows")
+        #expect(session.program.process.isRunning)
+        #expect(session.program.standardError.isEmpty, "silently: \(session.program.standardError)")
+    }
+
+    static let buyText =
+        "Click to buy this item. You'll have a chance to change your mind before confirming your purchase."
+
     /// Without a bus the demo never loads libdbus: a program pays nothing for accessibility
     /// until an accessibility bus is there.
     @Test func withoutABusNothingIsLoaded() throws {

@@ -205,13 +205,13 @@ extension AccessibilityBridge {
         switch member {
         case "GetExtents":
             let r = rectangle(of: node, in: coordinates)
-            return [.structure([r.minX, r.minY, r.width, r.height].map { .int32(Int32(clamping: Int($0.rounded()))) })]
+            return [.structure([r.minX, r.minY, r.width, r.height].map { .int32(Self.pixels($0)) })]
         case "GetPosition":
             let r = rectangle(of: node, in: coordinates)
-            return [.int32(Int32(clamping: Int(r.minX))), .int32(Int32(clamping: Int(r.minY)))]
+            return [.int32(Self.pixels(r.minX)), .int32(Self.pixels(r.minY))]
         case "GetSize":
             let r = rectangle(of: node, in: 0)
-            return [.int32(Int32(clamping: Int(r.width))), .int32(Int32(clamping: Int(r.height)))]
+            return [.int32(Self.pixels(r.width)), .int32(Self.pixels(r.height))]
         case "Contains", "GetAccessibleAtPoint":
             guard arguments.count >= 2, let x = arguments[0].intValue, let y = arguments[1].intValue else { return nil }
             let r = rectangle(of: node, in: coordinates)
@@ -230,6 +230,11 @@ extension AccessibilityBridge {
             return [.bool(view.isFocused)]
         default: return nil
         }
+    }
+
+    /// A coordinate as whole pixels; 0 for one a program left infinite or not a number.
+    static func pixels(_ value: Double) -> Int32 {
+        Int32(clamping: Int(exactly: value.rounded()) ?? 0)
     }
 
     // MARK: - Action
