@@ -156,8 +156,13 @@ try:
         t = text.queryText()
         t.setSelection(0, 0, 8)
         pump(lambda: any(e["type"].startswith("object:text-selection-changed") for e in events), 3)
+        first = list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS))
+        tenth = list(t.getCharacterExtents(10, pyatspi.DESKTOP_COORDS))
         report["text"] = {"characterCount": t.characterCount, "start": t.getText(0, 20),
-                          "selection": list(t.getSelection(0)), "nSelections": t.getNSelections()}
+                          "selection": list(t.getSelection(0)), "nSelections": t.getNSelections(),
+                          "firstCharacter": first, "tenthCharacter": tenth,
+                          "offsetAtTenth": t.getOffsetAtPoint(tenth[0] + 1, tenth[1] + tenth[3] // 2,
+                                                              pyatspi.DESKTOP_COORDS)}
 except Exception as error:
     report["errors"].append(repr(error))
 finally:

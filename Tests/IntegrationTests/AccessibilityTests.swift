@@ -202,6 +202,17 @@ struct AccessibilityTests {
         #expect((text["characterCount"] as? Int ?? 0) > 20)
         #expect(text["selection"] as? [Int] == [0, 8])
         #expect(text["nSelections"] as? Int == 1)
+        // Character extents on the screen, inside the text view, in reading order; the offset
+        // at a character's point is that character (a magnifier follows the text).
+        let frame = try #require(Self.cached?.frames["text-view"])
+        let first = try #require(text["firstCharacter"] as? [Int])
+        let tenth = try #require(text["tenthCharacter"] as? [Int])
+        #expect(first.count == 4 && tenth.count == 4)
+        #expect(first[2] > 0 && first[3] > 0, "a character has a size: \(first)")
+        #expect(
+            frame.contains(first[0], first[1]) && frame.contains(tenth[0], tenth[1]), "\(first) \(tenth) in \(frame)")
+        #expect(tenth[0] > first[0], "further along the line")
+        #expect(text["offsetAtTenth"] as? Int == 10)
         let events = report["events"] as? [[String: Any]] ?? []
         #expect(events.contains { $0["type"] as? String == "object:text-selection-changed" })
     }

@@ -82,6 +82,27 @@ extension AccessibilityBridge {
         case "RemoveSelection":
             view.select(nil)
             return [.bool(true)]
+        case "GetCharacterExtents", "GetRangeExtents":
+            let range =
+                member == "GetCharacterExtents"
+                ? ints.first.map { ($0, $0 + 1) } : ints.count >= 2 ? (ints[0], ints[1]) : nil
+            guard let range else { return nil }
+            let rect = view.rects(covering: Self.characters(range.0, range.1, in: view.text)).reduce(Rect.zero) {
+                $0.isEmpty ? $1 : $0.union($1)
+            }
+            let origin = Self.origin(of: view, coordinates: ints.last ?? 0)
+            let r = rect.offsetBy(dx: origin.x, dy: origin.y)
+            return [
+                .int32(Self.pixels(r.minX)), .int32(Self.pixels(r.minY)), .int32(Self.pixels(r.width)),
+                .int32(Self.pixels(r.height)),
+            ]
+        case "GetOffsetAtPoint":
+            guard ints.count >= 2 else { return nil }
+            let origin = Self.origin(of: view, coordinates: ints.count >= 3 ? ints[2] : 0)
+            let point = Point(x: Double(ints[0]) - origin.x, y: Double(ints[1]) - origin.y)
+            guard view.bounds.contains(point) else { return [.int32(-1)] }
+            let index = view.index(at: point)
+            return [.int32(Int32(clamping: view.text.unicodeScalars.distance(from: view.text.startIndex, to: index)))]
         case "GetAttributeRun", "GetAttributes":
             return [.array(element: "{ss}", []), .int32(0), .int32(Int32(scalars.count))]
         case "GetDefaultAttributes", "GetDefaultAttributeSet":
@@ -89,6 +110,31 @@ extension AccessibilityBridge {
         default:
             return nil
         }
+    }
+
+    /// Where a view's origin is in AT-SPI2 coordinates: 0 the screen, 1 the window, 2 the parent.
+    private static func origin(of view: View, coordinates: Int) -> Point {
+        let inWindow = view.convertToWindow(Point.zero)
+        switch coordinates {
+        case 1: return inWindow
+        case 2: return Point(x: view.frame.minX, y: view.frame.minY)
+        default: return view.frameOnScreen?.origin ?? inWindow
+        }
+    }
+
+    /// The characters (grapheme clusters, as the text is drawn) covering scalar offsets
+    /// `start..<end` of `text`.
+    private static func characters(_ start: Int, _ end: Int, in text: String) -> Range<String.Index> {
+        let scalars = text.unicodeScalars
+        func index(_ offset: Int) -> String.Index {
+            scalars.index(scalars.startIndex, offsetBy: max(0, min(offset, scalars.count)))
+        }
+        let lower = index(min(start, end))
+        let upper = index(max(start, end))
+        // Widen to whole characters: a scalar inside a cluster is drawn with its cluster.
+        let first = text.indices.last { $0 <= lower } ?? text.startIndex
+        let last = upper == text.endIndex ? upper : (text.indices.first { $0 >= upper } ?? text.endIndex)
+        return first..<max(first, last)
     }
 
     /// The range of the word, sentence, line (one paragraph of the text: X11UI wraps lines
