@@ -2,7 +2,7 @@
 """Reads an X11UI program through AT-SPI2 as a screen reader does, and prints what it saw as
 JSON on stdout. Run it inside its own session bus, on a display of its own:
 
-    DISPLAY=:5 dbus-run-session -- /usr/bin/python3 scripts/atspi-probe.py PROGRAM [ARGS...]
+    DISPLAY=:5 dbus-run-session -- /usr/bin/python3 scripts/atspi-probe.py [--tree-only] PROGRAM [ARGS...]
 
 It prints one line, "ATSPI-REPORT " and the JSON (the registry writes to stdout too).
 It starts at-spi2-core's bus launcher (the registry comes by D-Bus activation), registers
@@ -59,6 +59,10 @@ def pump(condition, timeout):
     return condition()
 
 
+# --tree-only: dump the tree of any program and stop (the scenario below is the demo's).
+tree_only = sys.argv[1] == "--tree-only"
+if tree_only:
+    del sys.argv[1]
 program = subprocess.Popen(sys.argv[1:])
 report = {"errors": []}
 
@@ -115,6 +119,10 @@ try:
     if app is None:
         raise RuntimeError("the program never appeared on the desktop")
     report["parentRole"] = app.parent.getRoleName() if app.parent else None
+    if tree_only:
+        pump(lambda: app.childCount > 0, 5)
+        report["tree"] = node(app)
+        raise SystemExit
     # The layout settles after the window maps: wait for the buy button to have a place.
     pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)
     report["tree"] = node(app)
@@ -163,6 +171,8 @@ try:
                           "firstCharacter": first, "tenthCharacter": tenth,
                           "offsetAtTenth": t.getOffsetAtPoint(tenth[0] + 1, tenth[1] + tenth[3] // 2,
                                                               pyatspi.DESKTOP_COORDS)}
+except SystemExit:
+    pass
 except Exception as error:
     report["errors"].append(repr(error))
 finally:

@@ -148,8 +148,10 @@ while running {
     app.flush()
     if app.isConnectionLost { die("lost the connection to the X server") }
     let timeout = app.nextDeadline.map { Int32(max(0, ($0 - .now()).milliseconds.rounded(.up))) } ?? -1
-    var descriptor = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
-    if XPending(display) == 0 { _ = poll(&descriptor, 1, timeout) }
+    // The X connection, and X11UI's other descriptors (the accessibility bus, when there is one).
+    var descriptors = [pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)]
+    descriptors += app.additionalPollDescriptors
+    if XPending(display) == 0 { _ = poll(&descriptors, nfds_t(descriptors.count), timeout) }
 }
 app.close()  // X11UI lets go of the display; the host closes it
 XFreeGC(display, gc)

@@ -31,6 +31,17 @@ struct AccessibilityTests {
 
     static func run() throws -> Run {
         if let cached { return cached }
+        let run = try probe(["tooltip-demo"])
+        cached = run
+        return run
+    }
+
+    /// Runs the AT-SPI probe on a program of the package (`--tree-only` first: only its tree).
+    static func probe(_ arguments: [String]) throws -> Run {
+        var arguments = arguments
+        let treeOnly = arguments.first == "--tree-only"
+        if treeOnly { arguments.removeFirst() }
+        let programArguments = [ProgramProcess.executablePath(arguments[0])] + arguments.dropFirst()
         let server = try XvfbServer()
         defer { server.stop() }
         let directory = NSTemporaryDirectory()
@@ -51,7 +62,7 @@ struct AccessibilityTests {
         environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
-            ["--", "/usr/bin/python3", script, ProgramProcess.executablePath("tooltip-demo")],
+            ["--", "/usr/bin/python3", script] + (treeOnly ? ["--tree-only"] : []) + programArguments,
             environment: environment, stdout: .file(output), stderr: .null)
         guard probe.wait(timeout: 120) != nil else {
             probe.stop(abruptly: true)
@@ -74,9 +85,7 @@ struct AccessibilityTests {
                 }
             }
         }
-        let run = Run(report: report, frames: frames)
-        cached = run
-        return run
+        return Run(report: report, frames: frames)
     }
 
     @Test func theApplicationIsOnTheDesktopWithItsFrame() throws {
@@ -248,6 +257,25 @@ struct AccessibilityTests {
             spoken.contains {
                 $0.hasPrefix("Click to buy this item. You'll have a chance to change your mind")
             }, "and read the tooltip as the description: \(spoken)")
+    }
+
+    /// An Xlib program that embeds X11UI (its own loop, `Application(display:)`): the
+    /// application is on the desktop with the embedded button, its tooltip as description.
+    @Test func anEmbeddingProgramRegistersItsViews() throws {
+        let run = try Self.probe(["--tree-only", "embed-example"])
+        #expect(run.report["errors"] as? [String] == [])
+        let tree = try #require(run.report["tree"] as? [String: Any])
+        #expect(tree["name"] as? String == "embed-example")
+        let button = try #require(run.nodes["embedded-button"], "the embedded button is in the tree")
+        #expect(button["role"] as? String == "push button")
+        #expect(button["name"] as? String == "X11UI button, clicked 0 times")
+        #expect(button["description"] as? String == "An X11UI view inside an Xlib window")
+        #expect(button["actions"] as? [String] == ["click", "toggle tooltip"])
+        let panel = try #require((tree["children"] as? [[String: Any]])?.first)
+        #expect(panel["role"] as? String == "panel", "views in a host's window are a panel")
+        if let frame = run.frames["embedded-button"] {
+            #expect(button["extents"] as? [Int] == [frame.x, frame.y, frame.width, frame.height])
+        }
     }
 
     /// Bus addresses that lead nowhere (a session bus or an accessibility bus that is gone):

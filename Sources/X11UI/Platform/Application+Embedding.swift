@@ -27,6 +27,14 @@ extension Application {
     /// The X connection's file descriptor, for a host loop's `poll` or `select`.
     public var fileDescriptor: Int32 { connection.fileDescriptor }
 
+    /// Other descriptors X11UI needs polled (the accessibility bus, when one is connected),
+    /// with the events to poll for. A host loop polls them beside `fileDescriptor` and calls
+    /// `fireTimers(now:)` (or `processPending()`) when one is ready. The list changes as
+    /// connections come and go: read it before each poll.
+    public var additionalPollDescriptors: [pollfd] {
+        sources.map { pollfd(fd: $0.fileDescriptor, events: $0.events, revents: 0) }
+    }
+
     /// When X11UI next needs `processPending()` or `fireTimers(now:)` called, even if the
     /// connection stays quiet; nil when no timer is pending.
     public var nextDeadline: MonotonicInstant? { timers.nextDeadline }
@@ -36,7 +44,6 @@ extension Application {
     /// deadline passes. Events that are not X11UI's go to `hostEventHandler`.
     public func processPending() {
         guard !isClosed, connection.isUsable else { return }
-        handleReadySourcesWithoutWaiting()
         let display = connection.display
         var event = XEvent()
         while connection.isUsable, XPending(display) > 0 {
@@ -64,6 +71,7 @@ extension Application {
 
     /// Fires the timers due at `now` (tooltip delays, for instance).
     public func fireTimers(now: MonotonicInstant = .now()) {
+        handleReadySourcesWithoutWaiting()
         for timer in timers.removeDue(at: now) { timer.fire() }
         updateWindows()
     }
