@@ -64,6 +64,19 @@ final class DBusConnection {
 
     private var connection: OpaquePointer { raw }
 
+    isolated deinit {
+        // Only libdbus's side: the application may be going away too (its sources and timers
+        // go with it).
+        guard !isClosed else { return }
+        isClosed = true  // the callbacks libdbus makes while its functions are unset do nothing
+        let d = library.pointee
+        _ = d.connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        _ = d.connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+        d.connection_set_dispatch_status_function(connection, nil, nil, nil)
+        d.connection_close(connection)
+        d.connection_unref(connection)
+    }
+
     /// Closes the connection and stops polling it.
     func close() {
         guard !isClosed else { return }
@@ -230,7 +243,7 @@ final class DBusConnection {
     }
 
     private func watchChanged(_ watch: OpaquePointer?) {
-        guard let watch else { return }
+        guard let watch, !isClosed else { return }
         let d = library.pointee
         let raw = watch
         if let old = watches.removeValue(forKey: watch) { application.removeSource(old) }
@@ -246,7 +259,7 @@ final class DBusConnection {
     }
 
     private func removeWatch(_ watch: OpaquePointer?) {
-        guard let watch, let source = watches.removeValue(forKey: watch) else { return }
+        guard let watch, !isClosed, let source = watches.removeValue(forKey: watch) else { return }
         application.removeSource(source)
     }
 
@@ -262,7 +275,7 @@ final class DBusConnection {
     }
 
     private func timeoutChanged(_ timeout: OpaquePointer?) {
-        guard let timeout else { return }
+        guard let timeout, !isClosed else { return }
         let d = library.pointee
         let raw = timeout
         timeouts.removeValue(forKey: timeout)?.cancel()
@@ -282,7 +295,7 @@ final class DBusConnection {
     }
 
     private func removeTimeout(_ timeout: OpaquePointer?) {
-        guard let timeout else { return }
+        guard let timeout, !isClosed else { return }
         timeoutGenerations[timeout] = nil
         timeouts.removeValue(forKey: timeout)?.cancel()
     }
