@@ -9,11 +9,14 @@ SCREENSHOTS ?= .build/screenshots
 # tools: XTest, X-Resource, Xvfb, xrandr (multi-monitor tests), xcompmgr (composited tests),
 # openbox (tests under a window manager); fonts: Latin, Korean, Japanese, Devanagari, Thai and
 # emoji so every character the demo and the tests show has a glyph; libthai (loaded at run time)
-# breaks Thai lines between words; desktop-file-utils checks the installed desktop entry.
+# breaks Thai lines between words; desktop-file-utils checks the installed desktop entry;
+# accessibility: libdbus-1 (opened at run time when a bus is there), and for its tests a session
+# bus, at-spi2-core's bus launcher and registry, pyatspi, xdotool and Orca.
 PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
 	libcairo2-dev libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev xvfb \
 	x11-xserver-utils xcompmgr openbox desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic \
-	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data
+	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
+	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

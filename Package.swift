@@ -28,7 +28,9 @@ let package = Package(
             name: "CXTest",
             providers: [.apt(["libxtst-dev", "libxres-dev"])]
         ),
-        .target(name: "X11UI", dependencies: ["CX11"]),
+        // libdbus-1's ABI, declared for dlopen on first use (no headers or link needed).
+        .systemLibrary(name: "CDBus"),
+        .target(name: "X11UI", dependencies: ["CX11", "CDBus"]),
         .target(name: "X11TestSupport", dependencies: ["X11UI", "CX11", "CXTest"]),
         .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),

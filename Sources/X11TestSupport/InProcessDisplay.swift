@@ -15,6 +15,8 @@ public final class InProcessDisplay {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
         probe = try ServerProbe(display: server.display)
         if let resources { probe.setResources(resources) }
+        // Tests never reach the user's accessibility bus (the accessibility tests start their own).
+        setenv("NO_AT_BRIDGE", "1", 1)
         app = try Application(displayName: server.display)
         app.quitsWhenLastWindowCloses = false
     }

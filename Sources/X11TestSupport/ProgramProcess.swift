@@ -37,6 +37,10 @@ public final class ProgramProcess: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display
         env["X11UI_INSPECT"] = inspectorPath
+        // Programs under test never reach the user's session or accessibility bus; a test that
+        // wants one passes its own address in `environment`.
+        env["DBUS_SESSION_BUS_ADDRESS"] = nil
+        env["AT_SPI_BUS_ADDRESS"] = nil
         for (key, value) in environment { env[key] = value }
         process = try ChildProcess(
             ProgramProcess.executablePath(name), arguments, environment: env, stdout: .null, stderr: .pipe)

@@ -34,7 +34,7 @@ public final class Application {
     var timers = TimerQueue()
     /// The main queue's eventfd and the descriptors added with `addSource` (RunLoopSource.swift).
     let sources = RunLoopSources()
-    private var targets: [UInt: any EventTarget] = [:]
+    private(set) var targets: [UInt: any EventTarget] = [:]
     private var windowsNeedingUpdate: [Window] = []
     private var quitRequested = false
     private(set) var isClosed = false
@@ -61,6 +61,8 @@ public final class Application {
     let inspector: Inspector?
     /// Startup notification and user time (Application+Desktop.swift).
     var desktop = DesktopSession()
+    /// The AT-SPI2 provider, once an accessibility bus was found (see Accessibility/).
+    var accessibility: AccessibilityBridge?
 
     /// Opens a connection to the X server.
     ///
@@ -97,6 +99,7 @@ public final class Application {
         inspector = Inspector.fromEnvironment()
         Application.current = self
         applyResources()
+        AccessibilityBridge.startWhenRunning(self)
     }
 
     /// The name of the display (`":0"`).
@@ -128,6 +131,7 @@ public final class Application {
         // top-level, embedded, and foreign ones (which get their owner's event mask back).
         toolTips.tearDown()
         selections.tearDown()
+        accessibility?.close()
         for window in openWindows { window.close() }
         for case let window as Window in targets.values { window.close() }
         resources.removeAll()

@@ -318,6 +318,7 @@ public final class ToolTipController {
             presenter.hide()
             shown = nil
             application.inspector?.toolTip(shown: false, source: source, text: text, frame: nil)
+            application.accessibility?.toolTipDidChange(source: source)
         case .ask(let source):
             ask(source, again: false)
         case .reask(let source):
@@ -424,6 +425,7 @@ public final class ToolTipController {
             pointer: pointerOnScreen)
         feed(.placed(geometry.visualFrame))
         application.inspector?.toolTip(shown: true, source: view, text: presenter.text, frame: geometry.windowFrame)
+        application.accessibility?.toolTipDidChange(source: view)
     }
 }
 

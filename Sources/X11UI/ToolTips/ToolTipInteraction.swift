@@ -105,6 +105,7 @@ public final class ToolTipInteraction: Interaction {
     /// restarting any timer.
     public func setNeedsUpdate() {
         controller?.interactionNeedsUpdate(self)
+        if let view { view.window?.application?.accessibility?.descriptionMayHaveChanged(of: view) }
     }
 
     /// Shows the tooltip now, placed at the view as for keyboard focus, replacing any other.

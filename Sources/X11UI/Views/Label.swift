@@ -8,7 +8,12 @@
 open class Label: View {
     /// The text; explicit newlines start new lines.
     public var text: String {
-        didSet { if text != oldValue { contentDidChange() } }
+        didSet {
+            if text != oldValue {
+                contentDidChange()
+                accessibilityLabelDidChange()
+            }
+        }
     }
     /// The font.
     public var font: Font {

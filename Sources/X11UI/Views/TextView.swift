@@ -36,6 +36,7 @@ open class TextView: View {
             if selection != oldValue {
                 setNeedsDisplay()
                 onSelectionChange?(self)
+                window?.application?.accessibility?.textSelectionDidChange(in: self)
             }
         }
     }
@@ -118,8 +119,14 @@ open class TextView: View {
     /// The rectangles covering the selection in the view's coordinates: one per line, or more
     /// on a line where right-to-left text splits the selection as drawn.
     public var selectionRects: [Rect] {
-        guard let selection, !selection.isEmpty, let layout = layout(), let fonts = fontSet(font) else { return [] }
-        return layout.rects(covering: selection, measurer: fonts, width: textWidth).map {
+        guard let selection else { return [] }
+        return rects(covering: selection)
+    }
+
+    /// The rectangles covering a range of `text` as drawn, in the view's coordinates.
+    func rects(covering range: Range<String.Index>) -> [Rect] {
+        guard !range.isEmpty, let layout = layout(), let fonts = fontSet(font) else { return [] }
+        return layout.rects(covering: range, measurer: fonts, width: textWidth).map {
             $0.offsetBy(dx: inset, dy: inset)
         }
     }

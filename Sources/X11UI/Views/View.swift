@@ -72,6 +72,15 @@ open class View {
     /// A name for tests, the inspector and tools (`"buy-button"`).
     public var identifier: String?
 
+    /// The name a screen reader reads for the view; nil uses the widget's own (a button's
+    /// title, a label's text). Set it on images and other views with no text.
+    public var accessibilityLabel: String? {
+        didSet { if accessibilityLabel != oldValue { accessibilityLabelDidChange() } }
+    }
+
+    /// What the view is to assistive technologies; nil uses the widget's own role.
+    public var accessibilityRole: AccessibilityRole?
+
     /// Whether the view (and its subviews) is hidden: not drawn, not hit, and its tooltip hides.
     public var isHidden = false {
         didSet {
@@ -177,6 +186,7 @@ open class View {
         view.superview = self
         view.window = window
         raiseHeightBound(above: view)
+        window?.application?.accessibility?.childrenDidChange(in: self, child: view, added: true)
         invalidateIntrinsicSize()
         setNeedsDisplay(view.frame)
         if view.isEnabled, view.isEnabledInHierarchy != wasEnabled { view.notifyEnabledChange() }
@@ -186,6 +196,7 @@ open class View {
     public func removeFromSuperview() {
         guard let parent = superview else { return }
         let oldWindow = window
+        oldWindow?.application?.accessibility?.childrenDidChange(in: parent, child: self, added: false)
         parent.subviews.removeAll { $0 === self }
         parent.hitIndex = nil
         superview = nil

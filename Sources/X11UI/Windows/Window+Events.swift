@@ -76,11 +76,15 @@ extension Window {
             noteUserInput(at: k.time)
             keyPressed(k)
         case .focusIn(let change):
-            if change.isReal { focusState.windowHasFocus = true }
+            if change.isReal, !focusState.windowHasFocus {
+                focusState.windowHasFocus = true
+                application.accessibility?.windowDidChangeActivation(self, isActive: true)
+            }
         case .focusOut(let change):
             if change.isReal {
                 focusState.windowHasFocus = false
                 application.toolTips.windowDidDeactivate(self)
+                application.accessibility?.windowDidChangeActivation(self, isActive: false)
             }
         default:
             break

@@ -33,6 +33,7 @@ extension Window {
             for interaction in view.interactions { interaction.handle(.focusGained(byKeyboard: byKeyboard)) }
         }
         if feedsToolTips { application?.toolTips.focusDidMove(to: view, byKeyboard: byKeyboard) }
+        application?.accessibility?.focusDidMove(from: old, to: view)
     }
 
     /// The views that take focus, in Tab order (the order of the view tree); hidden and

@@ -147,8 +147,10 @@ open class Window: EventTarget {
         guard windowID != 0 else { return }
         updateIfNeeded()
         XMapRaised(application.connection.display, windowID)
+        let wasMapped = isMapped
         isMapped = true
         if case .topLevel = kind { application.completeStartupNotification() }
+        if !wasMapped { application.accessibility?.windowDidChangeVisibility(self, isVisible: true) }
         application.connection.flush()
     }
 
@@ -220,6 +222,7 @@ open class Window: EventTarget {
         XUnmapWindow(application.connection.display, windowID)
         isMapped = false
         application.toolTips.windowDidDeactivate(self)
+        application.accessibility?.windowDidChangeVisibility(self, isVisible: false)
     }
 
     /// Destroys the X window. The window can be shown again (a new X window is made).
@@ -230,6 +233,7 @@ open class Window: EventTarget {
             return
         }
         application.toolTips.windowDidDeactivate(self)
+        if isMapped { application.accessibility?.windowDidChangeVisibility(self, isVisible: false) }
         if application.connection.isUsable {
             XDestroyWindow(application.connection.display, windowID)
         }

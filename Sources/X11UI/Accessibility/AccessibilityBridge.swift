@@ -1,0 +1,310 @@
+/// X11UI's AT-SPI2 provider: the application on the accessibility bus, so screen readers
+/// (Orca), magnifiers and test tools see its windows, views and tooltips.
+///
+/// It connects through the run loop once the application runs, registers the application
+/// root with the registry (`org.a11y.atspi.Socket.Embed`), answers the registry's and the
+/// clients' method calls from the live view tree, and emits events only for those some client
+/// registered a listener for. Without an accessibility bus it is never created.
+@MainActor
+final class AccessibilityBridge {
+    static let rootPath = "/org/a11y/atspi/accessible/root"
+    static let toolTipPath = "/org/a11y/atspi/accessible/tooltip"
+    static let nullPath = "/org/a11y/atspi/null"
+    private static let objectPrefix = "/org/a11y/atspi/accessible/"
+
+    unowned let application: Application
+    let bus: DBusConnection
+    /// The desktop, the application's parent once the registry answered `Embed`.
+    private(set) var desktop: (name: String, path: String)?
+    /// Event listeners registered with the registry: (bus name, event) pairs.
+    private var listeners: [(name: String, event: [String])] = []
+
+    /// Objects by path number, weakly, and numbers by object.
+    private var objects: [Int: WeakObject] = [:]
+    private var numbers: [ObjectIdentifier: Int] = [:]
+    private var nextNumber = 0
+    /// The descriptions last told to clients, to emit changes only.
+    private var descriptions: [ObjectIdentifier: String] = [:]
+    /// The window keys reach without having had a focus change (pointer-root focus).
+    private(set) weak var keyboardWindow: Window?
+    /// The tooltip's text and source last told to clients.
+    private var toolTipState: (text: String, source: WeakObject)?
+
+    /// Starts looking for the accessibility bus on the first turn of the run loop (the first
+    /// window paints first), unless `NO_AT_BRIDGE=1` says not to (GTK's switch).
+    static func startWhenRunning(_ application: Application) {
+        guard Environment.value("NO_AT_BRIDGE") != "1" else { return }
+        application.schedule(after: .zero) { [weak application] in
+            guard let application, !application.isClosed else { return }
+            AccessibilityBus.findAddress(for: application) { [weak application] address in
+                guard let application, !application.isClosed, application.accessibility == nil, let address,
+                    let bus = DBusConnection(address: address, application: application)
+                else { return }
+                application.accessibility = AccessibilityBridge(application: application, bus: bus)
+            }
+        }
+    }
+
+    private init(application: Application, bus: DBusConnection) {
+        self.application = application
+        self.bus = bus
+        bus.onMessage = { [unowned self] message in self.receive(message) }
+        bus.onDisconnect = { [weak application] in application?.accessibility = nil }
+        register()
+    }
+
+    func close() {
+        bus.close()
+        if application.accessibility === self { application.accessibility = nil }
+    }
+
+    // MARK: - Registration
+
+    private func register() {
+        let registry = "org.a11y.atspi.Registry"
+        bus.addMatch("type='signal',interface='org.a11y.atspi.Registry',member='EventListenerRegistered'")
+        bus.addMatch("type='signal',interface='org.a11y.atspi.Registry',member='EventListenerDeregistered'")
+        if let call = bus.methodCall(
+            destination: registry, path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry",
+            member: "GetRegisteredEvents")
+        {
+            bus.call(call) { [weak self] reply in
+                guard let self, case .array(_, let pairs)? = reply?.arguments.first else { return }
+                for case .structure(let fields) in pairs where fields.count == 2 {
+                    if let name = fields[0].stringValue, let event = fields[1].stringValue {
+                        self.listenerRegistered(name: name, event: event)
+                    }
+                }
+            }
+        }
+        let root = DBusValue.structure([.string(bus.uniqueName), .objectPath(Self.rootPath)])
+        if let call = bus.methodCall(
+            destination: registry, path: Self.rootPath, interface: "org.a11y.atspi.Socket", member: "Embed", [root])
+        {
+            bus.call(call) { [weak self] reply in
+                guard let self, case .structure(let fields)? = reply?.arguments.first, fields.count == 2,
+                    let name = fields[0].stringValue, let path = fields[1].stringValue
+                else { return }
+                self.desktop = (name, path)
+            }
+        }
+    }
+
+    func listenerRegistered(name: String, event: String) {
+        listeners.append((name, Self.eventParts(event)))
+    }
+
+    func listenerDeregistered(name: String, event: String) {
+        let parts = Self.eventParts(event)
+        if let index = listeners.firstIndex(where: { $0.name == name && $0.event == parts }) {
+            listeners.remove(at: index)
+        }
+    }
+
+    /// An event name's parts, lower case without separators, so that "object:state-changed",
+    /// "Object:StateChanged:" and "object:state_changed" compare equal.
+    static func eventParts(_ event: String) -> [String] {
+        event.split(separator: ":", omittingEmptySubsequences: false).map {
+            String($0.lowercased().filter { $0 != "-" && $0 != "_" })
+        }
+    }
+
+    /// Whether some client listens for the event (`object:state-changed:focused`, say): a
+    /// registered name matches when each of its non-empty parts equals the event's.
+    func isListened(_ event: String) -> Bool {
+        let parts = Self.eventParts(event)
+        return listeners.contains { Self.listener($0.event, matches: parts) }
+    }
+
+    /// Whether a registered listener's parts match an event's.
+    static func listener(_ listener: [String], matches event: [String]) -> Bool {
+        listener.enumerated().allSatisfy { index, part in
+            part.isEmpty || (index < event.count && event[index] == part)
+        }
+    }
+
+    // MARK: - Objects and paths
+
+    func path(of node: AccessibleNode) -> String {
+        switch node {
+        case .application: return Self.rootPath
+        case .toolTip: return Self.toolTipPath
+        case .window(let window): return Self.objectPrefix + String(number(of: window))
+        case .view(let view): return Self.objectPrefix + String(number(of: view))
+        }
+    }
+
+    private func number(of object: AnyObject) -> Int {
+        let key = ObjectIdentifier(object)
+        if let number = numbers[key], objects[number]?.object === object { return number }
+        nextNumber += 1
+        numbers[key] = nextNumber
+        objects[nextNumber] = WeakObject(object)
+        if objects.count > 64, objects.count.isMultiple(of: 64) { forgetGoneObjects() }
+        return nextNumber
+    }
+
+    private func forgetGoneObjects() {
+        objects = objects.filter { $0.value.object != nil }
+        numbers = numbers.filter { objects[$0.value] != nil }
+        descriptions = descriptions.filter { key, _ in numbers[key] != nil }
+    }
+
+    func node(at path: String) -> AccessibleNode? {
+        if path == Self.rootPath { return .application(application) }
+        if path == Self.toolTipPath { return .toolTip(application) }
+        guard path.hasPrefix(Self.objectPrefix), let number = Int(path.dropFirst(Self.objectPrefix.count)) else {
+            return nil
+        }
+        switch objects[number]?.object {
+        case let window as Window: return .window(window)
+        case let view as View: return view.window == nil ? nil : .view(view)
+        default: return nil
+        }
+    }
+
+    /// A reference `(so)` to an object of this application.
+    func reference(_ node: AccessibleNode?) -> DBusValue {
+        guard let node else { return .structure([.string(""), .objectPath(Self.nullPath)]) }
+        return .structure([.string(bus.uniqueName), .objectPath(path(of: node))])
+    }
+
+    /// The reference of an object's parent: the desktop for the application.
+    func parentReference(of node: AccessibleNode) -> DBusValue {
+        if node.isApplication, let desktop {
+            return .structure([.string(desktop.name), .objectPath(desktop.path)])
+        }
+        return reference(node.parent)
+    }
+
+    // MARK: - Events
+
+    /// Emits an AT-SPI2 event from `node` when some client listens for it.
+    func emit(
+        _ node: AccessibleNode, _ interface: String, _ member: String, detail: String = "", _ detail1: Int = 0,
+        _ detail2: Int = 0, data: DBusValue = .int32(0)
+    ) {
+        let name = Self.eventName(interface: interface, member: member, detail: detail)
+        guard isListened(name),
+            let signal = bus.signal(
+                path: path(of: node), interface: "org.a11y.atspi.Event." + interface, member: member,
+                [
+                    .string(detail), .int32(Int32(clamping: detail1)), .int32(Int32(clamping: detail2)),
+                    .variant(data), .properties([]),
+                ])
+        else { return }
+        bus.send(signal)
+    }
+
+    /// The listener name of an event: `Object`, `StateChanged`, `focused` → `object:state-changed:focused`.
+    static func eventName(interface: String, member: String, detail: String) -> String {
+        var kind = ""
+        for character in member {
+            if character.isUppercase, !kind.isEmpty { kind.append("-") }
+            kind.append(Character(character.lowercased()))
+        }
+        return interface.lowercased() + ":" + kind + ":" + detail
+    }
+
+    func focusDidMove(from old: View?, to new: View?) {
+        if let old { emit(.view(old), "Object", "StateChanged", detail: "focused", 0) }
+        guard let new else { return }
+        // Keys reach a window without a focus change of its own under pointer-root focus (no
+        // window manager): focus moving inside it makes it the active window, or screen
+        // readers would ignore focus in a frame that is not active.
+        if let window = new.window, !window.focusState.windowHasFocus, keyboardWindow !== window {
+            if let previous = keyboardWindow { windowDidChangeActivation(previous, isActive: false) }
+            keyboardWindow = window
+            windowDidChangeActivation(window, isActive: true)
+        }
+        emit(.view(new), "Object", "StateChanged", detail: "focused", 1)
+        emit(.view(new), "Focus", "Focus")
+    }
+
+    func windowDidChangeActivation(_ window: Window, isActive: Bool) {
+        if keyboardWindow === window, !isActive || window.focusState.windowHasFocus { keyboardWindow = nil }
+        emit(.window(window), "Object", "StateChanged", detail: "active", isActive ? 1 : 0)
+        emit(.window(window), "Window", isActive ? "Activate" : "Deactivate", data: .string(window.title))
+    }
+
+    func windowDidChangeVisibility(_ window: Window, isVisible: Bool) {
+        let node = AccessibleNode.window(window)
+        emit(
+            .application(application), "Object", "ChildrenChanged", detail: isVisible ? "add" : "remove",
+            node.indexInParent, data: reference(node))
+        emit(node, "Object", "StateChanged", detail: "showing", isVisible ? 1 : 0)
+    }
+
+    /// The tooltip showed, changed in place, or hid (`source` is the view it belongs to).
+    func toolTipDidChange(source: View?) {
+        let node = AccessibleNode.toolTip(application)
+        let text = application.toolTips.shownText
+        let previous = toolTipState
+        if let text {
+            toolTipState = (text, WeakObject(source))
+            if previous == nil {
+                emit(
+                    .application(application), "Object", "ChildrenChanged", detail: "add", node.indexInParent,
+                    data: reference(node))
+                emit(node, "Object", "StateChanged", detail: "showing", 1)
+            } else if previous?.text != text {
+                emit(node, "Object", "PropertyChange", detail: "accessible-name", data: .string(text))
+            }
+        } else if previous != nil {
+            toolTipState = nil
+            emit(node, "Object", "StateChanged", detail: "showing", 0)
+            emit(.application(application), "Object", "ChildrenChanged", detail: "remove", 0, data: reference(node))
+        }
+        if let source { descriptionMayHaveChanged(of: source) }
+    }
+
+    /// A view's tooltip may answer differently now (`setNeedsUpdate()`, a new default text).
+    func descriptionMayHaveChanged(of view: View) {
+        guard view.window != nil else { return }
+        let description = view.accessibilityDescription ?? ""
+        let key = ObjectIdentifier(view)
+        let old = descriptions[key]
+        descriptions[key] = description
+        _ = number(of: view)  // keeps the remembered description tied to this view
+        // Unknown before: a client may hold an older text, so the change is reported.
+        guard old != description else { return }
+        emit(.view(view), "Object", "PropertyChange", detail: "accessible-description", data: .string(description))
+    }
+
+    /// A subview was added to `parent` or is about to be removed from it.
+    func childrenDidChange(in parent: View, child: View, added: Bool) {
+        guard let window = parent.window, !child.isHidden else { return }
+        var ancestor: View? = parent
+        while let view = ancestor {
+            if view is Button { return }  // a button is one object
+            ancestor = view.superview
+        }
+        let node: AccessibleNode = parent === window.rootView ? .window(window) : .view(parent)
+        let index = node.children.firstIndex { $0.isSame(as: .view(child)) } ?? -1
+        emit(
+            node, "Object", "ChildrenChanged", detail: added ? "add" : "remove", index,
+            data: reference(.view(child)))
+    }
+
+    func nameDidChange(of view: View) {
+        emit(
+            .view(view), "Object", "PropertyChange", detail: "accessible-name",
+            data: .string(view.resolvedAccessibilityLabel ?? ""))
+    }
+
+    func textSelectionDidChange(in view: TextView) {
+        emit(.view(view), "Object", "TextSelectionChanged")
+        emit(.view(view), "Object", "TextCaretMoved", view.caretOffset)
+    }
+
+    /// Remembers the description a client read, so a later change is reported as a change.
+    func noteDescriptionRead(_ description: String, of view: View) {
+        descriptions[ObjectIdentifier(view)] = description
+    }
+}
+
+/// A weak reference to any object.
+final class WeakObject {
+    weak var object: AnyObject?
+    init(_ object: AnyObject?) { self.object = object }
+}

@@ -1,0 +1,302 @@
+internal import CDBus
+internal import Glibc
+
+/// libdbus-1, opened on first use (see Sources/CDBus/shim.h for why it is not linked).
+@MainActor
+enum DBusLibrary {
+    /// The function table, or nil when libdbus-1 is not installed.
+    static let shared: UnsafeMutablePointer<cdbus>? = {
+        let table = UnsafeMutablePointer<cdbus>.allocate(capacity: 1)
+        guard cdbus_load(table) != 0 else {
+            table.deallocate()
+            return nil
+        }
+        return table
+    }()
+}
+
+/// A private connection to a D-Bus bus, driven by the application's run loop: its socket is a
+/// `RunLoopSource`, libdbus's timeouts are `EventTimer`s, and incoming messages are dispatched
+/// on the main actor. No thread, and nothing happens while the bus is quiet.
+@MainActor
+final class DBusConnection {
+    private let library: UnsafeMutablePointer<cdbus>
+    private let raw: OpaquePointer
+    private unowned let application: Application
+    /// The connection's unique name on the bus (":1.42").
+    let uniqueName: String
+    /// Receives method calls and signals; returns whether it handled the message.
+    var onMessage: ((DBusMessage) -> Bool)?
+    /// Called once when the bus goes away.
+    var onDisconnect: (() -> Void)?
+
+    private var watches: [OpaquePointer: RunLoopSource] = [:]
+    private var timeouts: [OpaquePointer: EventTimer] = [:]
+    /// Which arming of each timeout its timer belongs to (libdbus may toggle it from inside).
+    private var timeoutGenerations: [OpaquePointer: Int] = [:]
+    private var nextGeneration = 0
+    /// Handlers of the replies to calls sent with `call(_:timeout:reply:)`, by serial.
+    private var pendingReplies: [UInt32: (handler: (DBusMessage?) -> Void, timer: EventTimer)] = [:]
+    private var dispatchTimer: EventTimer?
+    private(set) var isClosed = false
+
+    /// Connects to the bus at `address` and says hello (one round trip); nil when that fails.
+    init?(address: String, application: Application) {
+        guard let library = DBusLibrary.shared else { return nil }
+        let d = library.pointee
+        var error = cdbus_error()
+        d.error_init(&error)
+        defer { d.error_free(&error) }
+        guard let connection = address.withCString({ d.connection_open_private($0, &error) }) else { return nil }
+        // A library never exits: libdbus would call _exit() when the bus goes away.
+        d.connection_set_exit_on_disconnect(connection, 0)
+        guard d.bus_register(connection, &error) != 0, let name = d.bus_get_unique_name(connection) else {
+            d.connection_close(connection)
+            d.connection_unref(connection)
+            return nil
+        }
+        self.library = library
+        self.raw = connection
+        self.application = application
+        uniqueName = String(cString: name)
+        installCallbacks()
+    }
+
+    private var connection: OpaquePointer { raw }
+
+    isolated deinit {
+        // Only libdbus's side: the application may be going away too (its sources and timers
+        // go with it).
+        guard !isClosed else { return }
+        isClosed = true  // the callbacks libdbus makes while its functions are unset do nothing
+        let d = library.pointee
+        _ = d.connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        _ = d.connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+        d.connection_set_dispatch_status_function(connection, nil, nil, nil)
+        d.connection_close(connection)
+        d.connection_unref(connection)
+    }
+
+    /// Closes the connection and stops polling it.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        let d = library.pointee
+        // Callbacks first, so closing does not call back into a connection being torn down.
+        _ = d.connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        _ = d.connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+        d.connection_set_dispatch_status_function(connection, nil, nil, nil)
+        for source in watches.values { application.removeSource(source) }
+        for timer in timeouts.values { timer.cancel() }
+        watches.removeAll()
+        timeouts.removeAll()
+        dispatchTimer?.cancel()
+        for pending in pendingReplies.values { pending.timer.cancel() }
+        pendingReplies.removeAll()
+        d.connection_close(connection)
+        d.connection_unref(connection)
+    }
+
+    // MARK: - Messages
+
+    /// A method call to send or call.
+    func methodCall(
+        destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = []
+    )
+        -> DBusMessage?
+    {
+        guard let message = library.pointee.message_new_method_call(destination, path, interface, member) else {
+            return nil
+        }
+        let result = DBusMessage(adopting: message, library: library)
+        return result.append(arguments) ? result : nil
+    }
+
+    /// A signal from `path`.
+    func signal(path: String, interface: String, member: String, _ arguments: [DBusValue]) -> DBusMessage? {
+        guard let message = library.pointee.message_new_signal(path, interface, member) else { return nil }
+        let result = DBusMessage(adopting: message, library: library)
+        return result.append(arguments) ? result : nil
+    }
+
+    /// The reply to a method call, with its return values.
+    func reply(to call: DBusMessage, _ values: [DBusValue]) -> DBusMessage? {
+        guard let message = library.pointee.message_new_method_return(call.raw) else { return nil }
+        let result = DBusMessage(adopting: message, library: library)
+        return result.append(values) ? result : nil
+    }
+
+    /// An error reply to a method call.
+    func errorReply(to call: DBusMessage, name: String, message text: String) -> DBusMessage? {
+        library.pointee.message_new_error(call.raw, name, text).map {
+            DBusMessage(adopting: $0, library: library)
+        }
+    }
+
+    /// Queues a message; the run loop writes it when the socket can take it.
+    func send(_ message: DBusMessage) {
+        guard !isClosed else { return }
+        _ = library.pointee.connection_send(connection, message.raw, nil)
+    }
+
+    /// Sends a method call; `reply` gets its reply, or nil for an error reply or none within
+    /// `timeout`. Nothing blocks: the reply arrives through the run loop.
+    func call(_ message: DBusMessage, timeout: Duration = .seconds(5), reply: @escaping (DBusMessage?) -> Void) {
+        var serial: UInt32 = 0
+        guard !isClosed, library.pointee.connection_send(connection, message.raw, &serial) != 0 else {
+            reply(nil)
+            return
+        }
+        let timer = application.schedule(after: timeout) { [weak self] in
+            self?.pendingReplies.removeValue(forKey: serial)?.handler(nil)
+        }
+        pendingReplies[serial] = (reply, timer)
+    }
+
+    /// Asks the bus to route signals matching `rule` here (a round trip).
+    func addMatch(_ rule: String) {
+        let d = library.pointee
+        var error = cdbus_error()
+        d.error_init(&error)
+        defer { d.error_free(&error) }
+        d.bus_add_match(connection, rule, &error)
+    }
+
+    /// Hands every queued incoming message to `onMessage`.
+    func dispatch() {
+        dispatchTimer = nil
+        guard !isClosed else { return }
+        let d = library.pointee
+        while !isClosed, d.connection_dispatch(connection) == Int32(CDBUS_DISPATCH_DATA_REMAINS) {}
+        if !isClosed, d.connection_get_is_connected(connection) == 0 { disconnected() }
+    }
+
+    private func scheduleDispatch() {
+        guard dispatchTimer == nil, !isClosed else { return }
+        dispatchTimer = application.schedule(after: .zero) { [weak self] in self?.dispatch() }
+    }
+
+    private func disconnected() {
+        let handler = onDisconnect
+        onDisconnect = nil
+        close()
+        handler?()
+    }
+
+    // MARK: - Callbacks from libdbus
+
+    private func installCallbacks() {
+        let d = library.pointee
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = d.connection_set_watch_functions(
+            connection,
+            { watch, data in
+                MainActor.assumeIsolated { DBusConnection.from(data).watchChanged(watch) }
+                return 1
+            },
+            { watch, data in MainActor.assumeIsolated { DBusConnection.from(data).removeWatch(watch) } },
+            { watch, data in MainActor.assumeIsolated { DBusConnection.from(data).watchChanged(watch) } },
+            me, nil)
+        _ = d.connection_set_timeout_functions(
+            connection,
+            { timeout, data in
+                MainActor.assumeIsolated { DBusConnection.from(data).timeoutChanged(timeout) }
+                return 1
+            },
+            { timeout, data in MainActor.assumeIsolated { DBusConnection.from(data).removeTimeout(timeout) } },
+            { timeout, data in MainActor.assumeIsolated { DBusConnection.from(data).timeoutChanged(timeout) } },
+            me, nil)
+        d.connection_set_dispatch_status_function(
+            connection,
+            { _, status, data in
+                guard status == Int32(CDBUS_DISPATCH_DATA_REMAINS) else { return }
+                MainActor.assumeIsolated { DBusConnection.from(data).scheduleDispatch() }
+            }, me, nil)
+        _ = d.connection_add_filter(
+            connection,
+            { _, message, data in
+                guard let message else { return Int32(CDBUS_HANDLER_RESULT_NOT_YET_HANDLED) }
+                return MainActor.assumeIsolated {
+                    DBusConnection.from(data).filter(message)
+                        ? Int32(CDBUS_HANDLER_RESULT_HANDLED) : Int32(CDBUS_HANDLER_RESULT_NOT_YET_HANDLED)
+                }
+            }, me, nil)
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> DBusConnection {
+        Unmanaged<DBusConnection>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private func filter(_ pointer: OpaquePointer) -> Bool {
+        let message = DBusMessage(borrowing: pointer, library: library)
+        if message.isSignal, message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+            scheduleDispatch()  // closing from inside dispatch would free what libdbus is using
+            return true
+        }
+        if message.type == Int32(CDBUS_MESSAGE_TYPE_METHOD_RETURN) || message.type == Int32(CDBUS_MESSAGE_TYPE_ERROR) {
+            guard let pending = pendingReplies.removeValue(forKey: message.replySerial) else { return false }
+            pending.timer.cancel()
+            pending.handler(message.type == Int32(CDBUS_MESSAGE_TYPE_ERROR) ? nil : message)
+            return true
+        }
+        return onMessage?(message) ?? false
+    }
+
+    private func watchChanged(_ watch: OpaquePointer?) {
+        guard let watch, !isClosed else { return }
+        let d = library.pointee
+        let raw = watch
+        if let old = watches.removeValue(forKey: watch) { application.removeSource(old) }
+        guard d.watch_get_enabled(raw) != 0 else { return }
+        let flags = d.watch_get_flags(raw)
+        var events: Int16 = 0
+        if flags & UInt32(CDBUS_WATCH_READABLE) != 0 { events |= Int16(POLLIN) }
+        if flags & UInt32(CDBUS_WATCH_WRITABLE) != 0 { events |= Int16(POLLOUT) }
+        watches[watch] = application.addSource(fileDescriptor: d.watch_get_unix_fd(raw), events: events) {
+            [weak self] revents in
+            self?.watchReady(watch, revents: revents)
+        }
+    }
+
+    private func removeWatch(_ watch: OpaquePointer?) {
+        guard let watch, !isClosed, let source = watches.removeValue(forKey: watch) else { return }
+        application.removeSource(source)
+    }
+
+    private func watchReady(_ watch: OpaquePointer, revents: Int16) {
+        guard !isClosed, watches[watch] != nil else { return }
+        var flags: UInt32 = 0
+        if revents & Int16(POLLIN) != 0 { flags |= UInt32(CDBUS_WATCH_READABLE) }
+        if revents & Int16(POLLOUT) != 0 { flags |= UInt32(CDBUS_WATCH_WRITABLE) }
+        if revents & Int16(POLLERR) != 0 { flags |= UInt32(CDBUS_WATCH_ERROR) }
+        if revents & Int16(POLLHUP) != 0 { flags |= UInt32(CDBUS_WATCH_HANGUP) }
+        _ = library.pointee.watch_handle(watch, flags)
+        dispatch()
+    }
+
+    private func timeoutChanged(_ timeout: OpaquePointer?) {
+        guard let timeout, !isClosed else { return }
+        let d = library.pointee
+        let raw = timeout
+        timeouts.removeValue(forKey: timeout)?.cancel()
+        timeoutGenerations[timeout] = nil
+        guard d.timeout_get_enabled(raw) != 0 else { return }
+        nextGeneration += 1
+        let generation = nextGeneration
+        timeoutGenerations[timeout] = generation
+        let interval = Duration.milliseconds(max(0, d.timeout_get_interval(raw)))
+        timeouts[timeout] = application.schedule(after: interval) { [weak self] in
+            guard let self, !self.isClosed, self.timeoutGenerations[timeout] == generation else { return }
+            _ = self.library.pointee.timeout_handle(raw)
+            // libdbus timeouts repeat until removed or toggled (which frees or replaces this one).
+            if self.timeoutGenerations[timeout] == generation { self.timeoutChanged(timeout) }
+            self.dispatch()
+        }
+    }
+
+    private func removeTimeout(_ timeout: OpaquePointer?) {
+        guard let timeout, !isClosed else { return }
+        timeoutGenerations[timeout] = nil
+        timeouts.removeValue(forKey: timeout)?.cancel()
+    }
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""Reads an X11UI program through AT-SPI2 as a screen reader does, and prints what it saw as
+JSON on stdout. Run it inside its own session bus, on a display of its own:
+
+    DISPLAY=:5 dbus-run-session -- /usr/bin/python3 scripts/atspi-probe.py [--tree-only] PROGRAM [ARGS...]
+
+It prints one line, "ATSPI-REPORT " and the JSON (the registry writes to stdout too).
+It starts at-spi2-core's bus launcher (the registry comes by D-Bus activation), registers
+listeners, launches PROGRAM, waits for it on the desktop, dumps its tree, presses Tab with
+xdotool and records the focus events and the tool tip object that follows, then clicks the
+cart button through the Action interface and records its description changes. The
+integration tests (AccessibilityTests) judge the report."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from gi.repository import GLib
+
+launcher = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"])
+
+import pyatspi  # noqa: E402  (after the launcher, so libatspi finds the bus)
+
+events = []
+
+
+def on_event(event):
+    try:
+        source = event.source
+        events.append({
+            "type": event.type, "source": source.name if source else None,
+            "role": source.getRoleName() if source else None, "detail1": event.detail1,
+            "data": event.any_data if isinstance(event.any_data, (str, int)) else None,
+        })
+    except Exception as error:  # a source that went away
+        events.append({"type": event.type, "error": str(error)})
+
+
+for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
+             "object:property-change:accessible-description", "object:children-changed",
+             "window:activate", "object:text-selection-changed"]:
+    pyatspi.Registry.registerEventListener(on_event, name)
+
+context = GLib.MainContext.default()
+
+
+def pump(condition, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        while context.pending():
+            context.iteration(False)
+        value = condition()
+        if value:
+            return value
+        context.iteration(False)
+        time.sleep(0.01)
+    return condition()
+
+
+# --tree-only: dump the tree of any program and stop (the scenario below is the demo's).
+tree_only = sys.argv[1] == "--tree-only"
+if tree_only:
+    del sys.argv[1]
+program = subprocess.Popen(sys.argv[1:])
+report = {"errors": []}
+
+
+def find_app():
+    desktop = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop.childCount):
+        app = desktop.getChildAtIndex(index)
+        if app is not None and app.name == os.path.basename(sys.argv[1]):
+            return app
+    return None
+
+
+def node(accessible, depth=0):
+    states = accessible.getState()
+    entry = {
+        "role": accessible.getRoleName(), "name": accessible.name, "description": accessible.description,
+        "id": accessible.accessibleId if hasattr(accessible, "accessibleId") else None,
+        "states": sorted(pyatspi.stateToString(s) for s in states.getStates()),
+        "interfaces": sorted(accessible.get_interfaces()),
+        "indexInParent": accessible.getIndexInParent(),
+    }
+    try:
+        extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        entry["extents"] = [extents.x, extents.y, extents.width, extents.height]
+    except NotImplementedError:
+        pass
+    try:
+        action = accessible.queryAction()
+        entry["actions"] = [action.getName(i) for i in range(action.nActions)]
+    except NotImplementedError:
+        pass
+    entry["relations"] = [
+        {"type": str(r.getRelationType()), "targets": [r.getTarget(i).name for i in range(r.getNTargets())]}
+        for r in accessible.getRelationSet()
+    ]
+    if depth < 12:
+        entry["children"] = [node(accessible.getChildAtIndex(i), depth + 1) for i in range(accessible.childCount)]
+    return entry
+
+
+def find(accessible, identifier):
+    if accessible.accessibleId == identifier:
+        return accessible
+    for index in range(accessible.childCount):
+        found = find(accessible.getChildAtIndex(index), identifier)
+        if found is not None:
+            return found
+    return None
+
+
+try:
+    app = pump(find_app, 20)
+    if app is None:
+        raise RuntimeError("the program never appeared on the desktop")
+    report["parentRole"] = app.parent.getRoleName() if app.parent else None
+    if tree_only:
+        pump(lambda: app.childCount > 0, 5)
+        report["tree"] = node(app)
+        raise SystemExit
+    # The layout settles after the window maps: wait for the buy button to have a place.
+    pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)
+    report["tree"] = node(app)
+
+    # Keyboard focus: keys go to the window under the pointer on a bare server.
+    subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
+    focus = []
+    for _ in range(3):
+        before = len([e for e in events if e["type"].startswith("focus")])
+        subprocess.run(["xdotool", "key", "Tab"], check=True)
+        pump(lambda: len([e for e in events if e["type"].startswith("focus")]) > before, 5)
+        focused = [e for e in events if e["type"].startswith("focus")]
+        focus.append(focused[-1]["source"] if len(focused) > before else None)
+        if len(focus) == 1:
+            # The focus tooltip of the first button: a tool tip object while it shows.
+            tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"), None), 5)
+            if tip is not None:
+                report["toolTip"] = node(tip)
+                buy = find(app, "buy-button")
+                report["buyWhileShown"] = node(buy, 99)
+    report["focus"] = focus
+    report["toolTipAfterFocusMoved"] = [c.name for c in app if c is not None and c.getRoleName() == "tool tip"]
+
+    # The cart's description follows its count, as a live update.
+    cart = find(app, "cart-button")
+    descriptions = [cart.description]
+    for _ in range(2):
+        before = len(events)
+        cart.queryAction().doAction(0)
+        pump(lambda: any(e["type"].startswith("object:property-change:accessible-description")
+                         for e in events[before:]), 5)
+        changed = [e for e in events[before:] if e["type"].startswith("object:property-change:accessible-desc")]
+        descriptions.append(changed[-1]["data"] if changed else None)
+    report["cartDescriptions"] = descriptions
+    report["cartDescriptionRead"] = cart.description
+
+    text = find(app, "text-view")
+    if text is not None:
+        t = text.queryText()
+        t.setSelection(0, 0, 8)
+        pump(lambda: any(e["type"].startswith("object:text-selection-changed") for e in events), 3)
+        first = list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS))
+        tenth = list(t.getCharacterExtents(10, pyatspi.DESKTOP_COORDS))
+        report["text"] = {"characterCount": t.characterCount, "start": t.getText(0, 20),
+                          "selection": list(t.getSelection(0)), "nSelections": t.getNSelections(),
+                          "firstCharacter": first, "tenthCharacter": tenth,
+                          "offsetAtTenth": t.getOffsetAtPoint(tenth[0] + 1, tenth[1] + tenth[3] // 2,
+                                                              pyatspi.DESKTOP_COORDS)}
+except SystemExit:
+    pass
+except Exception as error:
+    report["errors"].append(repr(error))
+finally:
+    report["events"] = events
+    program.terminate()
+    try:
+        program.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        program.kill()
+    launcher.terminate()
+    print("ATSPI-REPORT " + json.dumps(report), flush=True)
