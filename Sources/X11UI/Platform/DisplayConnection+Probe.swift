@@ -15,6 +15,9 @@ enum DisplayProbe {
         /// The server answered in time (or the name is not one the probe can reach: Xlib will
         /// try, and fail quickly if nothing is there).
         case answered
+        /// The server answered the probe's setup (which carries no authorization) with a
+        /// refusal, and said why.
+        case refused(reason: String)
         /// A connection was made but no complete setup came back in time.
         case timedOut
         /// The server sent something that is not an X setup answer.
@@ -61,7 +64,12 @@ enum DisplayProbe {
         // Status 0 refused, 1 accepted, 2 authenticate; refusals and acceptances name 11.
         guard header[0] <= 2, header[0] == 2 || (header[2] == 11 && header[3] == 0) else { return .garbled }
         let remaining = (Int(header[6]) | Int(header[7]) << 8) * 4
-        guard receive(fd, count: remaining, until: deadline, closed: &closed) != nil else { return .timedOut }
+        guard let body = receive(fd, count: remaining, until: deadline, closed: &closed) else { return .timedOut }
+        if header[0] == 0 {
+            // A refusal: its reason's length is in the header, the reason begins the body.
+            let reason = String(decoding: body.prefix(Int(header[1])), as: UTF8.self)
+            return .refused(reason: reason)
+        }
         return .answered
     }
 

@@ -52,25 +52,34 @@ final class DisplayConnection {
         }
         let timeout = requestedTimeout ?? seconds.map { .milliseconds(Int64($0 * 1000)) } ?? Self.defaultConnectTimeout
         XErrorTrap.install()
-        // libxcb writes a server's refusal ("No protocol specified", or whatever a hostile
-        // server sends) raw to standard error; it becomes part of the one-line error instead.
-        var refusal = ""
+        // Xlib writes a server's refusal ("No protocol specified", or whatever a hostile server
+        // sends) raw to standard error; it is held back, and the reason becomes part of the
+        // one-line error. The reason itself comes from the probe's own setup answer, not from
+        // what was captured: another thread may write to standard error meanwhile.
+        var captured = ""
+        var probeRefusal: String?
         let opened = try DisplayProbe.check(name, timeout: timeout) { outcome throws(X11UIError) -> OpaquePointer? in
             switch outcome {
             case .answered: break
+            case .refused(let reason): probeRefusal = reason
             case .timedOut, .closed: throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
             case .garbled: throw X11UIError.cannotOpenDisplay(name: name)
             }
             var display: OpaquePointer?
-            refusal = StandardErrorCapture.during { display = XOpenDisplay(name) }
+            captured = StandardErrorCapture.during { display = XOpenDisplay(name) }
             return display
         }
         guard let display = opened else {
-            let reason = refusal.trimmingWhitespace
-            if reason.isEmpty { throw X11UIError.cannotOpenDisplay(name: name) }
+            let reason = probeRefusal?.trimmingWhitespace ?? ""
+            if reason.isEmpty {
+                // What Xlib said, if anything, is not lost (one escaped line).
+                let said = String(captured.trimmingWhitespace)
+                if !said.isEmpty { Log.warning(said) }
+                throw X11UIError.cannotOpenDisplay(name: name)
+            }
             throw X11UIError.connectionRefused(name: name, reason: String(reason.prefix(256)))
         }
-        if !refusal.isEmpty { Log.warning(refusal) }
+        if !captured.isEmpty { Log.warning(captured) }
         if let reason = Self.unsupportedReason(display) {
             XCloseDisplay(display)
             throw X11UIError.unsupportedDisplay(name: name, reason: reason)
