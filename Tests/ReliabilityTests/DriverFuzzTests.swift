@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import X11TestSupport
-import X11UI
+@_spi(Testing) import X11UI
 
 /// A model-based fuzz test of the whole tooltip driver (controller, state machine, presenter,
 /// windows, real X): random pointer, button, key, focus, window and delegate events, checked
@@ -67,7 +67,7 @@ final class DriverFuzzTests {
     /// What the reference model knows.
     struct Model {
         /// The hover region the pointer is in (view and region id) and since when it counts.
-        var armed: (view: View, region: Int, since: Date)?
+        var armed: (view: View, region: Int, since: MonotonicInstant)?
         /// The region the pointer is in (even when disarmed).
         var inside: (view: View, region: Int)?
         /// Escape dismissed this region until the pointer leaves it.
@@ -127,7 +127,7 @@ final class DriverFuzzTests {
             if let region, window.isVisible {
                 if !same || model.pressed || model.armed == nil {
                     let escaped = model.escaped?.view === region.view && model.escaped?.region == region.region
-                    model.armed = escaped ? nil : (region.view, region.region, Date())
+                    model.armed = escaped ? nil : (region.view, region.region, harness.clock.now)
                 }
             } else {
                 model.armed = nil
@@ -206,7 +206,8 @@ final class DriverFuzzTests {
 
             // Invariants.
             #expect(bDelegate.calls - callsBefore <= 4, "the delegate is asked a bounded number of times: \(context)")
-            #expect(harness.app.pendingTimerCount <= 1, "one tooltip timer at most: \(context)")
+            #expect(harness.clock.pendingTimerCount <= 1, "one tooltip timer at most: \(context)")
+            #expect(harness.app.pendingTimerCount == 0, "tooltip timers are on the tooltip clock: \(context)")
             if controller.isShowing {
                 let source = controller.shownSource
                 #expect(source != nil, "a shown tooltip has a source: \(context)")
@@ -221,8 +222,9 @@ final class DriverFuzzTests {
                         "the text is the source's current answer (\(controller.shownText ?? "")): \(context)")
                 }
             }
-            // The model: resting in a region past the delay shows its tooltip.
-            if let armed = model.armed, Date().timeIntervalSince(armed.since) * 1000 > delay + 40,
+            // The model: resting in a region for the delay shows its tooltip (virtual time: to
+            // the nanosecond, with no allowance for a loaded machine).
+            if let armed = model.armed, harness.clock.now - armed.since >= .milliseconds(delay),
                 hoverRegion(at: pointer)?.view === armed.view, window.isVisible
             {
                 #expect(
