@@ -61,8 +61,11 @@ public struct ToolTipPlacement: Hashable, Sendable {
     public var edge: Edge
     /// The alignment along the side.
     public var alignment: Alignment
-    /// Pixels (at 96 dpi) between the arrow's tip and the source.
-    public var gap: Double
+    /// Pixels (at 96 dpi) between the arrow's tip and the source, 0 to 64 (a value that is not
+    /// a number becomes 4).
+    public var gap: Double {
+        didSet { gap = Self.saneGap(gap) }
+    }
     /// What a hover tooltip lines up with along the edge: the pointer (the default) or the
     /// source.
     public var anchor: Anchor
@@ -71,8 +74,13 @@ public struct ToolTipPlacement: Hashable, Sendable {
     public init(edge: Edge, alignment: Alignment = .center, gap: Double = 4, anchor: Anchor = .pointer) {
         self.edge = edge
         self.alignment = alignment
-        self.gap = gap.isFinite ? min(max(gap, 0), 64) : 4
+        self.gap = Self.saneGap(gap)
         self.anchor = anchor
+    }
+
+    /// The gap clamped as the initialiser and the setter clamp it.
+    private static func saneGap(_ gap: Double) -> Double {
+        gap.isFinite ? min(max(gap, 0), 64) : 4
     }
 
     /// Above, centred (the default for click tooltips).
