@@ -42,7 +42,17 @@ public final class InProcessDisplay {
         window.requestedPosition = Point(x: 0, y: 0)
         window.show()
         run(until: { window.isVisible && window.screenOrigin != nil && window.windowID != 0 })
-        run(for: .milliseconds(30))
+        settle()
+    }
+
+    /// Waits until the server has processed every request of the probe and of the application
+    /// (a round trip on each, in that order), then lets the application handle the events that
+    /// brought it: what the probe did (a fake pointer motion, say) has then reached it, with no
+    /// guess at how long that takes.
+    public func settle() {
+        probe.sync()
+        app.sync()
+        app.processPending()
     }
 
     /// The middle of a view on the screen.
@@ -55,13 +65,13 @@ public final class InProcessDisplay {
     public func movePointer(to view: View, dx: Double? = nil, dy: Double? = nil) {
         let frame = view.frameOnScreen ?? .zero
         probe.movePointer(to: Int(frame.minX + (dx ?? frame.width / 2)), Int(frame.minY + (dy ?? frame.height / 2)))
-        run(for: .milliseconds(20))
+        settle()
     }
 
     /// Clicks a view's middle.
     public func click(_ view: View) {
         movePointer(to: view)
         probe.click()
-        run(for: .milliseconds(20))
+        settle()
     }
 }

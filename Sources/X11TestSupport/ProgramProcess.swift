@@ -141,3 +141,10 @@ public func wait(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+/// Checks `condition` every 2 ms for `duration`, and returns false as soon as it fails: for
+/// what must stay true (a tooltip that must not come back, one that must stay), checked on
+/// the server's state all along rather than once after a sleep.
+public func holds(for duration: TimeInterval, _ condition: () -> Bool) -> Bool {
+    !wait(timeout: duration) { !condition() }
+}

@@ -66,10 +66,9 @@ public final class ProgramSession: @unchecked Sendable {
         return frame
     }
 
-    /// Moves the pointer out of the way (the screen's right edge) and waits out browse mode.
-    public func park(settle: TimeInterval = 0) {
+    /// Moves the pointer out of the way (the screen's right edge).
+    public func park() {
         probe.movePointer(to: server.width - 1, server.height / 2)
-        if settle > 0 { usleep(UInt32(settle * 1_000_000)) }
     }
 
     /// The topmost mapped popup (the tooltip), waiting up to `timeout` for one.

@@ -254,6 +254,29 @@ public final class ServerProbe: @unchecked Sendable {
     }
 
     public func sync() { XSync(display, 0) }
+
+    /// A window of the probe's own whose property changes tell the server's time.
+    private lazy var clockWindow: UInt = {
+        let window = XCreateSimpleWindow(display, root, 0, 0, 1, 1, 0, 0, 0)
+        XSelectInput(display, window, PropertyChangeMask)
+        return window
+    }()
+
+    /// The X server's current time (milliseconds, as in event timestamps): the time of a
+    /// property change on a window of the probe's own, the ICCCM way to ask for it.
+    public func serverTime() -> UInt {
+        let window = clockWindow
+        let name = atom("X11UI_PROBE_TIME")
+        var byte: UInt8 = 0
+        XChangeProperty(display, window, name, 31 /* STRING */, 8, PropModeAppend, &byte, 0)
+        XSync(display, 0)
+        var event = XEvent()
+        var time: UInt = 0
+        while XCheckTypedWindowEvent(display, window, PropertyNotify, &event) != 0 {
+            time = max(time, event.xproperty.time)
+        }
+        return time
+    }
 }
 
 /// Error handling for the displays tests open themselves (probes, host programs' displays):

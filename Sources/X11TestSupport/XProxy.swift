@@ -47,37 +47,38 @@ public final class XProxy: @unchecked Sendable {
     private let stopFlag = Atomic<Bool>(false)
     private var thread: Thread?
     private let unixPath: String?
+    private let lockPath: String
 
-    /// Listens as display `number` and forwards to the server's socket of `serverDisplay`.
-    public init(serverDisplay: Int, listenDisplay number: Int, latency: Duration = .zero, tcp: Bool = false) throws {
+    /// Listens as a free display number and forwards to the server's socket of `serverDisplay`.
+    ///
+    /// The number is claimed the way X servers claim theirs: by creating its lock file
+    /// (`/tmp/.X<n>-lock`) exclusively, so two proxies, or a proxy and an Xvfb starting with
+    /// `-displayfd`, never take the same one; it is not guessed from which files exist.
+    ///
+    /// - Parameters:
+    ///   - firstDisplay: the first number tried; the next ones are tried in turn.
+    ///   - latency: the delay added in each direction.
+    ///   - tcp: listen on TCP port 6000 + the number (a remote display), not a Unix socket.
+    public init(serverDisplay: Int, firstDisplay: Int = 600, latency: Duration = .zero, tcp: Bool = false) throws {
         serverSocketPath = "/tmp/.X11-unix/X\(serverDisplay)"
         latencyNanoseconds = UInt64(max(0, latency.nanoseconds))
-        let fd: Int32
-        if tcp {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(6000 + number).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            guard XProxy.withSocketAddress(&address, { bind(fd, $0, $1) }) == 0 else {
-                throw ProxyError(description: "cannot bind TCP port \(6000 + number)")
+        var claimed: (number: Int, fd: Int32)?
+        for number in firstDisplay..<(firstDisplay + 200) {
+            guard let lock = XProxy.claimLock(number) else { continue }
+            guard let fd = XProxy.boundSocket(display: number, tcp: tcp) else {
+                unlink(lock)
+                continue
             }
-            display = "127.0.0.1:\(number)"
-            unixPath = nil
-        } else {
-            let path = "/tmp/.X11-unix/X\(number)"
-            unlink(path)
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = XProxy.unixAddress(path)
-            guard XProxy.withSocketAddress(&address, { bind(fd, $0, $1) }) == 0 else {
-                throw ProxyError(description: "cannot bind \(path)")
-            }
-            display = ":\(number)"
-            unixPath = path
+            claimed = (number, fd)
+            break
         }
-        listener = fd
+        guard let claimed else {
+            throw ProxyError(description: "no free display number from \(firstDisplay) on")
+        }
+        lockPath = XProxy.lockPath(claimed.number)
+        unixPath = tcp ? nil : XProxy.socketPath(claimed.number)
+        display = tcp ? "127.0.0.1:\(claimed.number)" : ":\(claimed.number)"
+        listener = claimed.fd
         listen(listener, 16)
         let thread = Thread { [self] in run() }
         thread.stackSize = 1 << 20
@@ -97,6 +98,7 @@ public final class XProxy: @unchecked Sendable {
         guard !stopFlag.exchange(true, ordering: .relaxed) else { return }
         close(listener)
         if let unixPath { unlink(unixPath) }
+        unlink(lockPath)
         usleep(20_000)
     }
 
@@ -123,6 +125,49 @@ public final class XProxy: @unchecked Sendable {
                 body($0, socklen_t(MemoryLayout<Address>.size))
             }
         }
+    }
+
+    private static func lockPath(_ number: Int) -> String { "/tmp/.X\(number)-lock" }
+    private static func socketPath(_ number: Int) -> String { "/tmp/.X11-unix/X\(number)" }
+
+    /// Creates the lock file of display `number` if no one holds it (with this process's id,
+    /// as X servers write theirs); returns its path, or nil when the number is taken.
+    private static func claimLock(_ number: Int) -> String? {
+        let path = lockPath(number)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+        guard fd >= 0 else { return nil }
+        let text = Array(String(format: "%10d\n", getpid()).utf8)
+        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return path
+    }
+
+    /// A listening socket for display `number`, whose lock this process holds (so a socket
+    /// file left there is a dead server's and goes); nil when the address cannot be bound.
+    private static func boundSocket(display number: Int, tcp: Bool) -> Int32? {
+        let fd: Int32
+        let bound: Int32
+        if tcp {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(6000 + number).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            bound = withSocketAddress(&address) { bind(fd, $0, $1) }
+        } else {
+            let path = socketPath(number)
+            unlink(path)
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = unixAddress(path)
+            bound = withSocketAddress(&address) { bind(fd, $0, $1) }
+        }
+        guard fd >= 0, bound == 0 else {
+            if fd >= 0 { close(fd) }
+            return nil
+        }
+        return fd
     }
 
     private static func unixAddress(_ path: String) -> sockaddr_un {

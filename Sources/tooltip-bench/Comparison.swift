@@ -60,7 +60,7 @@ struct Comparison {
             bench.report("\(subject.name).rss_with_tooltip", rss, "MB")
         }
         child.stop()
-        let proxy = try XProxy(serverDisplay: serverNumber, listenDisplay: freeDisplayNumber(from: 600))
+        let proxy = try XProxy(serverDisplay: serverNumber, firstDisplay: 600)
         defer { proxy.stop() }
         try startupRoundTrips(subject, proxy: proxy)
         try RequestCounts(bench: bench, proxy: proxy).measure(subject)
@@ -107,7 +107,7 @@ struct Comparison {
     /// Startup and hover through a TCP proxy that delays each direction by 20 ms.
     func remoteFigures() throws {
         let remote = try XProxy(
-            serverDisplay: serverNumber, listenDisplay: freeDisplayNumber(from: 700), latency: .milliseconds(20),
+            serverDisplay: serverNumber, firstDisplay: 700, latency: .milliseconds(20),
             tcp: true)
         defer { remote.stop() }
         try bench.startup(subjects, runs: max(3, startupRuns / 4), display: remote.display, label: ".remote_20ms")

@@ -51,17 +51,6 @@ while let argument = arguments.popFirst() {
     }
 }
 
-/// A display number with no server, lock or socket, for the proxy to take.
-func freeDisplayNumber(from start: Int) -> Int {
-    var n = start
-    while FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
-        || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
-    {
-        n += 1
-    }
-    return n
-}
-
 func machineDescription() -> String {
     let cpu =
         (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
@@ -101,14 +90,14 @@ func machineDescription() -> String {
     running.stop()
 
     // Requests and round trips per show, through a counting proxy.
-    let proxy = try XProxy(serverDisplay: bench.server.number, listenDisplay: freeDisplayNumber(from: 600))
+    let proxy = try XProxy(serverDisplay: bench.server.number, firstDisplay: 600)
     try RequestCounts(bench: bench, proxy: proxy).measure(demo)
     proxy.stop()
 
     // Remote X: the hover figures through a TCP proxy that delays each direction by 20 ms.
     func remoteHover(_ subject: Subject, grace: Double) throws {
         let remote = try XProxy(
-            serverDisplay: bench.server.number, listenDisplay: freeDisplayNumber(from: 700), latency: .milliseconds(20),
+            serverDisplay: bench.server.number, firstDisplay: 700, latency: .milliseconds(20),
             tcp: true)
         defer { remote.stop() }
         let child = try bench.start(subject, display: remote.display)

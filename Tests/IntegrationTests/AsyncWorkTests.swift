@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import X11TestSupport
 
-@testable import X11UI
+@_spi(Testing) @testable import X11UI
 
 /// Swift concurrency and Dispatch delivering results to X11UI windows and a shown tooltip while
 /// X11UI's run loop runs, from outside: `async-example` under each way of driving the loop.

@@ -26,22 +26,19 @@ final class DemoEventTests {
         probe.movePointer(to: checkout.midX, checkout.midY)
         #expect(session.waitForToolTip(named: "Add an item to your cart to check out.") != nil)
         probe.click()
-        usleep(100_000)
         probe.movePointer(to: checkout.midX + 2, checkout.midY)
         #expect(session.waitForToolTip(named: "Add an item to your cart to check out.") != nil)
         // Tab from the cart goes past it (to the text view, which has no tooltip of its own).
         probe.movePointer(to: cart.maxX + 30, cart.midY)
-        usleep(600_000)
+        #expect(session.waitForNoToolTip())
         probe.key(0xff09)
         probe.key(0xff09)
         #expect(session.waitForToolTip(named: "Add this item to your cart. Your cart is empty.") != nil)
         probe.key(0xff09)
         #expect(session.waitForNoToolTip(timeout: 2))
-        usleep(800_000)
-        #expect(session.toolTipText == nil, "no focus tooltip: the checkout button was skipped")
+        #expect(holds(for: 0.8) { session.toolTipText == nil }, "no focus tooltip: the checkout button was skipped")
         // An item in the cart: enabled, its tooltip says what it buys.
         probe.movePointer(to: cart.midX, cart.midY)
-        usleep(20_000)
         probe.click()
         #expect(wait(timeout: 2) { Self.bodyPixel(probe, checkout) == Self.accent }, "enabled, in full colour")
         probe.movePointer(to: checkout.midX, checkout.midY)
@@ -50,23 +47,21 @@ final class DemoEventTests {
         #expect(wait(timeout: 2) { Self.bodyPixel(probe, checkout) != Self.accent })
         // Again, and this time click the checkout button through Buy's tooltip, which covers it.
         probe.movePointer(to: cart.midX, cart.midY)
-        usleep(20_000)
         probe.click()
         #expect(wait(timeout: 2) { Self.bodyPixel(probe, checkout) == Self.accent })
         session.park()
         session.waitForNoToolTip()
-        usleep(600_000)
         probe.movePointer(to: buy.midX, buy.midY)
         let tip = try #require(session.waitForToolTip(named: SampleSceneTests.texts[2].1))
         let x = checkout.x + 20
         #expect(tip.rect.contains(x, checkout.midY), "Buy's tooltip covers the checkout button")
         for y in stride(from: buy.midY, through: checkout.midY, by: 6) {
             probe.movePointer(to: buy.midX + (x - buy.midX) * (y - buy.midY) / (checkout.midY - buy.midY), y)
-            usleep(8_000)
+            probe.sync()
         }
         probe.movePointer(to: x, checkout.midY)
-        usleep(50_000)
-        #expect(session.toolTipText == SampleSceneTests.texts[2].1, "resting on the tooltip keeps it")
+        #expect(
+            holds(for: 0.05) { session.toolTipText == SampleSceneTests.texts[2].1 }, "resting on the tooltip keeps it")
         probe.click()
         // Buy's tooltip goes (the checkout button's own may follow, the pointer being on it).
         #expect(wait(timeout: 1) { session.toolTipText != SampleSceneTests.texts[2].1 })
@@ -88,7 +83,7 @@ final class DemoEventTests {
         let video = try session.frame("icon-video")
         let mic = try session.frame("icon-mic")
         probe.movePointer(to: mic.maxX + 20, mic.maxY + 60)
-        usleep(50_000)
+        probe.sync()
         #expect(!Self.ringLeft(of: home, probe))
         probe.key(0xff09)
         #expect(wait(timeout: 2) { Self.ringLeft(of: home, probe) })
@@ -106,7 +101,6 @@ final class DemoEventTests {
         let shaped = try session.frame("shaped-label")
         let korean = try session.frame("korean-label")
         probe.movePointer(to: shaped.maxX + 40, shaped.maxY + 40)
-        usleep(50_000)
         // Flip ↓, Shift, the twelve placements, Items, Likes, then the Korean label.
         for _ in 0..<17 { probe.key(0xff09) }
         #expect(wait(timeout: 2) { Self.ringLeft(of: korean, probe) }, "the Korean label has focus, with a ring")
@@ -121,12 +115,10 @@ final class DemoEventTests {
         let probe = session.probe
         let korean = try session.frame("korean-label")
         probe.movePointer(to: korean.midX, korean.midY)
-        usleep(20_000)
         probe.click()
         let tip = try #require(session.waitForToolTip(named: text, timeout: 2), "the button is no part of the name")
         // The Copy button ends the body, at its right; the arrow is above the body.
         probe.movePointer(to: tip.rect.maxX - 8 - 28, tip.rect.y + (tip.rect.height + 8) / 2)
-        usleep(30_000)
         probe.click()
         #expect(wait(timeout: 2) { probe.selectionOwner("CLIPBOARD") != 0 }, "the button's action ran")
         probe.requestSelectionText("CLIPBOARD")

@@ -145,6 +145,8 @@ final class DesktopAppTests {
                 clickTime = probe.longs(window.windowID, "_NET_WM_USER_TIME")?.first ?? 0
                 return clickTime != 0
             }))
+        // The key comes at a later server time than the click (the clock counts milliseconds).
+        #expect(wait(timeout: 2) { probe.serverTime() > UInt(clickTime) })
         probe.key(UInt(XK_a))
         #expect(
             display.run(until: { (probe.longs(window.windowID, "_NET_WM_USER_TIME")?.first ?? 0) > clickTime }))

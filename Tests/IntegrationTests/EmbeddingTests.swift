@@ -48,7 +48,12 @@ final class EmbeddingTests {
             app.fireTimers()
             app.flush()
             if condition() { return true }
-            usleep(2000)
+            // Sleep as a host does: until the connection has data or X11UI's next deadline,
+            // bounded by the test's timeout.
+            var descriptor = pollfd(fd: XConnectionNumber(hostDisplay), events: Int16(POLLIN), revents: 0)
+            var wait = deadline.timeIntervalSinceNow * 1000
+            if let next = app.nextDeadline { wait = min(wait, (next - .now()).milliseconds) }
+            if XPending(hostDisplay) == 0 { _ = poll(&descriptor, 1, Int32(max(0, wait.rounded(.up)))) }
         }
         return condition()
     }
@@ -184,7 +189,6 @@ final class EmbedExampleTests {
         // The embedded button's click tooltip.
         let button = try session.frame("embedded-button")
         probe.movePointer(to: button.midX, button.midY)
-        usleep(20_000)
         probe.click()
         #expect(session.waitForToolTip(named: "An X11UI view inside an Xlib window", timeout: 1) != nil)
     }

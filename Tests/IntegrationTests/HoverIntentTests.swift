@@ -57,10 +57,9 @@ final class HoverIntentTests {
         while y < tip.y + 6 {
             y += 2
             probe.movePointer(to: view.midX, y)
-            usleep(20_000)
+            probe.sync()
         }
-        usleep(400_000)
-        #expect(probe.mappedPopups().count == 1, "kept all the way onto the tooltip")
+        #expect(holds(for: 0.4) { probe.mappedPopups().count == 1 }, "kept all the way onto the tooltip")
         // Leaving the tooltip away from the button (down, out of its bottom): hidden at once.
         probe.movePointer(to: tip.midX, tip.maxY + 40)
         let hidden = try #require(timeUntilHidden())

@@ -16,14 +16,13 @@ final class ProtocolProxyTests {
     deinit { server.stop() }
 
     @Test func aKnownSequenceOfXlibCallsIsCountedExactly() throws {
-        var number = 640
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
-        let proxy = try XProxy(serverDisplay: server.number, listenDisplay: number)
+        let proxy = try XProxy(serverDisplay: server.number, firstDisplay: 640)
         defer { proxy.stop() }
         let display = try #require(XOpenDisplay(proxy.display))
         defer { XCloseDisplay(display) }
+        // The proxy counts what it reads before it forwards it: once a reply is back, every
+        // request before it and the reply itself are counted, with no wait.
         XSync(display, 0)
-        usleep(50_000)
         let start = proxy.snapshot
 
         // Three requests without replies, flushed: no round trip.
@@ -32,7 +31,7 @@ final class ProtocolProxyTests {
         XMapWindow(display, window)
         XStoreName(display, window, "counted")
         XFlush(display)
-        usleep(100_000)
+        #expect(wait(timeout: 5) { (proxy.snapshot - start).requests >= 3 })
         let flushed = proxy.snapshot - start
         #expect(flushed.requests == 3)
         #expect(flushed.replies == 0)
@@ -42,7 +41,6 @@ final class ProtocolProxyTests {
         // Each call that needs an answer is one request and one reply: one round trip each.
         _ = XInternAtom(display, "X11UI_PROXY_TEST_ATOM", 0)
         XSync(display, 0)  // GetInputFocus, answered
-        usleep(100_000)
         let waited = proxy.snapshot - start
         #expect(waited.requests == 5)
         #expect(waited.replies == 2)
@@ -54,7 +52,6 @@ final class ProtocolProxyTests {
         defer { names.forEach { free($0) } }
         var atoms = [UInt](repeating: 0, count: names.count)
         _ = XInternAtoms(display, &names, Int32(names.count), 0, &atoms)
-        usleep(100_000)
         let batched = proxy.snapshot - start
         #expect(batched.requests == 10)
         #expect(batched.replies == 7)
@@ -66,17 +63,14 @@ final class ProtocolProxyTests {
     /// and the keyboard mapping (each a round trip that would delay the window), and asks for
     /// them once the window shows, before any tooltip needs them.
     @Test func theFirstWindowMapsBeforeTheWorkThatCanWait() throws {
-        var number = 660
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
-        let proxy = try XProxy(serverDisplay: server.number, listenDisplay: number)
+        let proxy = try XProxy(serverDisplay: server.number, firstDisplay: 660)
         defer { proxy.stop() }
         let demo = try ProgramProcess("tooltip-demo", arguments: ["--scene", "sample"], display: proxy.display)
         defer { demo.stop() }
         #expect(demo.waitForView("text-view") != nil)
         let getSelectionOwner: UInt8 = 23
         let queryExtension: UInt8 = 98
-        let deadline = Date().addingTimeInterval(5)
-        while proxy.snapshot.opcodes[getSelectionOwner] == nil, Date() < deadline { usleep(10_000) }
+        wait(timeout: 5) { proxy.snapshot.opcodes[getSelectionOwner] != nil }
         let atMap = try #require(proxy.countsAtFirstMap)
         let started = proxy.snapshot
         #expect(atMap.opcodes[getSelectionOwner] == nil, "the compositor's presence was asked before the map")

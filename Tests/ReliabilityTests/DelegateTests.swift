@@ -103,7 +103,7 @@ final class DelegateTests {
         #expect(!hoverShows())
         harness.wait(100)
         #expect(!harness.app.toolTips.isShowing)
-        #expect(harness.app.pendingTimerCount == 0)
+        #expect(harness.pendingTimerCount == 0)
         #expect(weakSource === source)
         #expect(source.superview == nil)
     }

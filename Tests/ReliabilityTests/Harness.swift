@@ -2,14 +2,17 @@ import CX11
 import Foundation
 import Testing
 import X11TestSupport
-import X11UI
+@_spi(Testing) import X11UI
 
 /// An application on a private Xvfb with a window at the top left, and synthetic events fed
 /// straight into `Application.handle(_:)` (fast and deterministic), next to XTest when a test
-/// wants the real path.
+/// wants the real path. The tooltip rules run on a virtual clock: their delays pass when a test
+/// says so, at once and exactly, and no test sleeps.
 @MainActor
 final class Harness {
     let display: InProcessDisplay
+    /// The tooltip driver's clock.
+    let clock = VirtualClock()
     var app: Application { display.app }
     var probe: ServerProbe { display.probe }
     private(set) var window: X11UI.Window?
@@ -17,6 +20,7 @@ final class Harness {
 
     init(width: Int = 1280, height: Int = 800) throws {
         display = try InProcessDisplay(width: width, height: height)
+        app.toolTips.drive(on: clock)
         // Short delays: the rules are the same, the tests are faster.
         app.toolTips.timings = ToolTipTimings(
             initialDelay: .milliseconds(40), browseDelay: .milliseconds(10), browseTimeout: .milliseconds(40),
@@ -76,16 +80,54 @@ final class Harness {
         _ = app.handle(event)
     }
 
-    /// Lets real time pass with the run loop turning (timers fire).
+    /// Lets `milliseconds` of virtual time pass: the tooltip timers that fall due fire, each at
+    /// its deadline, and the application handles what they did; then the server has processed
+    /// every request (so that the probe sees the result).
     func wait(_ milliseconds: Int) {
-        display.run(for: .milliseconds(milliseconds))
+        let end = clock.now + .milliseconds(milliseconds)
+        while let next = clock.nextDeadline, next <= end {
+            clock.advanceToNextDeadline()
+            app.processPending()
+        }
+        clock.advance(by: end - clock.now)
+        settle()
     }
 
-    /// Runs the loop until the condition holds.
+    /// Lets the application handle what is pending, after a round trip on the probe and one
+    /// on the application: what the probe did (XTest motion, say) and every request of the
+    /// application have then reached the server, and the events they caused the application.
+    func settle() {
+        probe.sync()
+        app.processPending()
+        app.sync()
+        app.processPending()
+    }
+
+    /// Runs until the condition holds: tooltip timers fire on virtual time (up to `timeout`
+    /// milliseconds of it); while none is pending, the loop waits on the X server (up to
+    /// `timeout` milliseconds of real time in all) for what the condition needs from it.
     @discardableResult
     func run(until condition: () -> Bool, timeout: Int = 2000) -> Bool {
-        display.run(until: condition, timeout: .milliseconds(timeout))
+        let virtualEnd = clock.now + .milliseconds(timeout)
+        let realEnd = MonotonicInstant.now() + .milliseconds(timeout)
+        settle()
+        while !condition() {
+            if let next = clock.nextDeadline, next <= virtualEnd {
+                clock.advanceToNextDeadline()
+                settle()
+                continue
+            }
+            let left = realEnd - MonotonicInstant.now()
+            guard left > .zero else { return false }
+            let clock = self.clock
+            display.run(until: { condition() || (clock.nextDeadline.map { $0 <= virtualEnd } ?? false) }, timeout: left)
+        }
+        return true
     }
+
+    /// The tooltip timers still pending, on the virtual clock and (there should be none) on
+    /// the run loop.
+    var pendingTimerCount: Int { clock.pendingTimerCount + app.pendingTimerCount }
 
     /// The middle of a view, in the window's coordinates.
     func center(of view: View) -> Point {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import X11TestSupport
-import X11UI
+@_spi(Testing) import X11UI
 
 /// SPEC 11, lifecycle: views and windows removed, hidden or closed while their tooltip shows or
 /// while its timer runs: the tooltip hides, the timer is cancelled, nothing retains a dead view.
@@ -27,16 +27,16 @@ final class LifecycleTests {
         harness.wait(10)
         #expect(!harness.app.toolTips.isShowing)
         #expect(harness.toolTipFrame == nil)
-        #expect(harness.app.pendingTimerCount == 0)
+        #expect(harness.pendingTimerCount == 0)
     }
 
     @Test func hidingTheSourceWhileItsTimerRunsCancelsTheTimer() {
         let source = block(100, 40, toolTip: "Hide me")
         harness.show(VStack(padding: 40) { source })
         harness.move(to: harness.center(of: source))
-        #expect(harness.app.pendingTimerCount == 1)
+        #expect(harness.pendingTimerCount == 1)
         source.isHidden = true
-        #expect(harness.app.pendingTimerCount == 0)
+        #expect(harness.pendingTimerCount == 0)
         harness.wait(100)
         #expect(!harness.app.toolTips.isShowing)
     }
@@ -79,7 +79,7 @@ final class LifecycleTests {
         #expect(harness.run(until: { self.showing(source) }))
         window.close()
         #expect(!harness.app.toolTips.isShowing)
-        #expect(harness.app.pendingTimerCount == 0)
+        #expect(harness.pendingTimerCount == 0)
     }
 
     @Test func nothingRetainsARemovedView() {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import X11TestSupport
-import X11UI
+@_spi(Testing) import X11UI
 
 /// Issue 13: delegates that act while answering (an update, closing the application or the
 /// window), the delegate asked once per show, and `present()` before the first layout.

@@ -33,6 +33,8 @@ struct Atoms {
     let netStartupInfoBegin: UInt
     let netStartupInfo: UInt
     let cardinal: UInt
+    let window: UInt
+    let wmClientMachine: UInt
 
     init(display: OpaquePointer, screen: Int32) {
         let names = [
@@ -82,6 +84,8 @@ struct Atoms {
         primary = 1  // XA_PRIMARY
         atom = 4  // XA_ATOM
         cardinal = 6  // XA_CARDINAL
+        window = 33  // XA_WINDOW
+        wmClientMachine = 36  // XA_WM_CLIENT_MACHINE
     }
 }
 

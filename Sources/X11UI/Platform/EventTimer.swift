@@ -139,6 +139,7 @@ extension Application {
     }
 
     /// The number of timers still pending (for tests of cancellation).
+    @_spi(Testing)
     public var pendingTimerCount: Int { timers.count }
 
     /// Fires the timers due at `now` (tooltip delays, a program's timers); a repeating timer

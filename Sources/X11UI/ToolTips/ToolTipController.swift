@@ -14,6 +14,8 @@ public final class ToolTipController {
 
     private var machine = ToolTipStateMachine()
     private var timer: EventTimer?
+    /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
+    private lazy var scheduler: any ToolTipScheduler = RunLoopToolTipScheduler(application: application)
     private lazy var presenter = ToolTipWindow(application: application)
     /// Interactions the machine knows by id (weakly).
     private var known: [UInt64: WeakInteraction] = [:]
@@ -46,8 +48,10 @@ public final class ToolTipController {
     /// The shown tooltip window's frame on the screen.
     public var shownFrame: Rect? { presenter.isShown ? presenter.geometry?.windowFrame : nil }
     /// The side of the source the shown tooltip is on.
+    @_spi(Testing)
     public var shownEdge: ToolTipPlacement.Edge? { presenter.isShown ? presenter.geometry?.edge : nil }
     /// The view whose tooltip is shown.
+    @_spi(Testing)
     public var shownSource: View? { shown?.interaction.value?.view }
     /// The X window of the tooltip (0 before the first show).
     public var windowID: UInt { presenter.windowID }
@@ -215,6 +219,22 @@ public final class ToolTipController {
     /// Hides any tooltip now (the application is closing, say).
     public func hide() { feed(.dismissAll) }
 
+    /// Runs the tooltip rules on `clock` from now on, instead of the real clock and the run
+    /// loop's timers: the delays pass only when the test advances the clock.
+    ///
+    /// A timer already set moves to the new clock with the same time left. The rules keep the
+    /// instants they noted, so the new clock must not be behind the one it replaces (a
+    /// ``VirtualClock`` made now is not).
+    @_spi(Testing)
+    public func drive(on clock: VirtualClock) {
+        let old = scheduler
+        scheduler = clock
+        guard let current = timer, !current.isDone else { return }
+        current.cancel()
+        let left = current.deadline - old.now
+        timer = clock.schedule(at: clock.now + left) { [weak self] in self?.feed(.timer) }
+    }
+
     func tearDown() {
         // Withdraws any question to a delegate (the application may be closing from inside
         // one): its answer must not show a tooltip on a closed display.
@@ -300,7 +320,7 @@ public final class ToolTipController {
         defer { isFeeding = false }
         while !queuedInputs.isEmpty {
             let next = queuedInputs.removeFirst()
-            for effect in machine.reduce(next, now: .now()) { perform(effect) }
+            for effect in machine.reduce(next, now: scheduler.now) { perform(effect) }
         }
     }
 
@@ -310,7 +330,7 @@ public final class ToolTipController {
             timer?.cancel()
             timer = nil
             guard !isTornDown else { return }
-            timer = deadline.map { application.schedule(at: $0) { [weak self] in self?.feed(.timer) } }
+            timer = deadline.map { scheduler.schedule(at: $0) { [weak self] in self?.feed(.timer) } }
         case .hide:
             guard presenter.isShown else { return }
             let source = shown?.interaction.value?.view

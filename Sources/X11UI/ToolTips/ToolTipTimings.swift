@@ -2,18 +2,28 @@
 /// (`application.toolTips.timings`) or per interaction (`interaction.timings`).
 public struct ToolTipTimings: Hashable, Sendable {
     /// How long the pointer rests on a source (or keyboard focus stays) before its tooltip shows.
-    public var initialDelay: Duration
+    public var initialDelay: Duration {
+        didSet { initialDelay = Self.sane(initialDelay) }
+    }
     /// The shorter delay while browsing: soon after one tooltip hid, the next shows this fast.
-    public var browseDelay: Duration
+    public var browseDelay: Duration {
+        didSet { browseDelay = Self.sane(browseDelay) }
+    }
     /// How long after a tooltip hid browsing stays on.
-    public var browseTimeout: Duration
+    public var browseTimeout: Duration {
+        didSet { browseTimeout = Self.sane(browseTimeout) }
+    }
     /// How long the pointer may rest between the source and its tooltip, in the safe region
     /// toward it, before the tooltip hides (counted from its last motion there). Leaving away
     /// from the tooltip hides it at once.
-    public var hoverGrace: Duration
+    public var hoverGrace: Duration {
+        didSet { hoverGrace = Self.sane(hoverGrace) }
+    }
     /// Hides a tooltip after this long; nil keeps it until dismissed (the default, as WCAG 2.1
     /// SC 1.4.13 asks: tooltips persist).
-    public var autoHide: Duration?
+    public var autoHide: Duration? {
+        didSet { autoHide = autoHide.map(Self.sane) }
+    }
 
     /// The standard delays, the same as GTK's: 500 ms, 60 ms browsing within 500 ms; and
     /// 150 ms for a pointer that stops on its way to the tooltip.
@@ -21,16 +31,19 @@ public struct ToolTipTimings: Hashable, Sendable {
         initialDelay: .milliseconds(500), browseDelay: .milliseconds(60), browseTimeout: .milliseconds(500),
         hoverGrace: .milliseconds(150), autoHide: nil)
 
-    /// Creates timings.
+    /// Creates timings; each delay is clamped to 0 … 1 hour, as the setters clamp it.
     public init(
         initialDelay: Duration, browseDelay: Duration, browseTimeout: Duration, hoverGrace: Duration,
         autoHide: Duration? = nil
     ) {
-        func sane(_ d: Duration) -> Duration { max(.zero, min(d, .seconds(3600))) }
-        self.initialDelay = sane(initialDelay)
-        self.browseDelay = sane(browseDelay)
-        self.browseTimeout = sane(browseTimeout)
-        self.hoverGrace = sane(hoverGrace)
-        self.autoHide = autoHide.map(sane)
+        self.initialDelay = Self.sane(initialDelay)
+        self.browseDelay = Self.sane(browseDelay)
+        self.browseTimeout = Self.sane(browseTimeout)
+        self.hoverGrace = Self.sane(hoverGrace)
+        self.autoHide = autoHide.map(Self.sane)
     }
+
+    /// A delay clamped to 0 … 1 hour: negative delays and ones that would overflow a deadline
+    /// do not reach the state machine.
+    private static func sane(_ delay: Duration) -> Duration { max(.zero, min(delay, .seconds(3600))) }
 }

@@ -130,7 +130,7 @@ final class ToolTipWindow {
         if transientFor != owner {
             transientFor = owner
             connection.setLongProperty(
-                host.windowID, connection.atoms.wmTransientFor, type: 33 /* WINDOW */, [Int(owner)])
+                host.windowID, connection.atoms.wmTransientFor, type: connection.atoms.window, [Int(owner)])
         }
         if outlineChanged, connection.extensions.hasShape {
             let outline = ToolTipBubbleView.outline(of: geometry, radius: style.cornerRadius * scale, inset: 0)

@@ -318,8 +318,8 @@ open class Window: EventTarget {
         writeWindowClass()
         var protocols = [atoms.wmDeleteWindow, atoms.netWMPing]
         XSetWMProtocols(connection.display, windowID, &protocols, Int32(protocols.count))
-        connection.setLongProperty(windowID, atoms.netWMPid, type: 6 /* CARDINAL */, [Int(getpid())])
-        connection.setStringProperty(windowID, 36 /* WM_CLIENT_MACHINE */, [DisplayConnection.hostName])
+        connection.setLongProperty(windowID, atoms.netWMPid, type: atoms.cardinal, [Int(getpid())])
+        connection.setStringProperty(windowID, atoms.wmClientMachine, [DisplayConnection.hostName])
         connection.setLongProperty(
             windowID, atoms.netWMWindowType, type: atoms.atom, [Int(atoms.netWMWindowTypeNormal)])
         var hints = XWMHints()
