@@ -90,7 +90,8 @@ bench: deps $(STATIC_CXX)/libstdc++.so
 	mkdir -p .build
 	$(FLOOR_PEER)
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
-	$(SWIFT) run $(RELEASE) tooltip-bench --peer-floor .build/floor-peer
+	$(SWIFT) build $(RELEASE) --product tooltip-bench
+	.build/release/tooltip-bench --peer-floor .build/floor-peer
 
 # The same run with GTK 3 measured beside X11UI: scripts/gtk-peer.c, a one-button GTK program.
 bench-gtk: deps $(STATIC_CXX)/libstdc++.so
@@ -99,7 +100,8 @@ bench-gtk: deps $(STATIC_CXX)/libstdc++.so
 	$(FLOOR_PEER)
 	cc -O2 -o .build/gtk-peer scripts/gtk-peer.c $$(pkg-config --cflags --libs gtk+-3.0)
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
-	$(SWIFT) run $(RELEASE) tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer
+	$(SWIFT) build $(RELEASE) --product tooltip-bench
+	.build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are
