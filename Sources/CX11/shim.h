@@ -261,13 +261,13 @@ static inline void *cx11_icu_symbol(void *library, const char *name, const char 
     return dlsym(library, full);
 }
 
-/* Opens libicuuc; returns 0 (and leaves nothing open) when no version from 80 down to 60 is
-   there or its break iterator cannot be found. */
-static inline int cx11_icu_load(struct cx11_icu *icu) {
+/* Opens libicuuc, trying its sonames from version `newest` down to `oldest` (80 and 60); returns
+   0 (and leaves nothing open) when none is there or its break iterator cannot be found. */
+static inline int cx11_icu_load(struct cx11_icu *icu, int newest, int oldest) {
     memset(icu, 0, sizeof *icu);
     void *library = NULL;
     int version = 0;
-    for (int candidate = 80; candidate >= 60 && !library; candidate--) {
+    for (int candidate = newest; candidate >= oldest && !library; candidate--) {
         char soname[32];
         snprintf(soname, sizeof soname, "libicuuc.so.%d", candidate);
         library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
@@ -302,6 +302,12 @@ static inline int cx11_icu_load(struct cx11_icu *icu) {
     icu->library = library;
     icu->version = version;
     return 1;
+}
+
+/* Closes the library cx11_icu_load opened (its iterators closed first). */
+static inline void cx11_icu_unload(struct cx11_icu *icu) {
+    if (icu->library) dlclose(icu->library);
+    memset(icu, 0, sizeof *icu);
 }
 
 /* A break iterator of `type` for `locale` ("lo", "km", "my", "th"), without text; NULL when ICU

@@ -134,6 +134,17 @@ import Testing
         #expect(WordDictionary.backend(for: "မြန်မာ", libthaiAvailable: true) == .icu(locale: "my"))
     }
 
+    @Test func theLibraryIsFoundByItsSonameAndMissingVersionsFailQuietly() throws {
+        let icu = try #require(ICUBreaker.shared, "libicu72 is installed by make deps")
+        #expect((60...80).contains(icu.version))
+        // Only the version Debian ships: found, and its suffixed symbols with it.
+        let again = try #require(ICUBreaker(versions: icu.version...icu.version))
+        #expect(again.version == icu.version)
+        #expect(again.breaks(in: "ພາສາລາວ", locale: "lo").count == 1)
+        // None of these exists: no breaker (and a warning), so those scripts keep today's breaks.
+        #expect(ICUBreaker(versions: 1...9) == nil)
+    }
+
     @Test func latinAndCJKNeverAskTheDictionary() {
         var asked: [String] = []
         let spy: LineBreakFinder.Dictionary = { run in

@@ -9,11 +9,18 @@ final class ICUBreaker {
     /// One line break iterator per locale, opened at its first run (its dictionary with it).
     private var iterators: [String: UnsafeMutableRawPointer?] = [:]
 
-    private init?() {
-        guard cx11_icu_load(&icu) != 0 else {
+    /// Opens the newest libicuuc of `versions` (its soname, `libicuuc.so.72`, gives the suffix
+    /// of its symbols); nil, with a one-line warning, when none is there.
+    init?(versions: ClosedRange<Int> = 60...80) {
+        guard cx11_icu_load(&icu, Int32(versions.upperBound), Int32(versions.lowerBound)) != 0 else {
             Log.warning("ICU (libicuuc.so, libicu72) cannot be loaded: Lao, Khmer and Myanmar break only at spaces")
             return nil
         }
+    }
+
+    isolated deinit {
+        for iterator in iterators.values { cx11_icu_close(&icu, iterator) }
+        cx11_icu_unload(&icu)
     }
 
     /// The library, loaded on first use; nil when it is missing.
