@@ -23,6 +23,7 @@
 #include <harfbuzz/hb-ft.h>
 #include <dlfcn.h>
 #include <string.h>
+#include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/epoll.h>
@@ -234,6 +235,113 @@ static inline int cx11_thai_breaks(const struct cx11_thai *thai, const uint32_t 
                                    int capacity) {
     if (!thai->breaker || sizeof(wchar_t) != sizeof(uint32_t)) return 0;
     return thai->find_breaks(thai->breaker, (const wchar_t *)text, positions, (size_t)capacity);
+}
+
+/* ICU's break iterator (libicuuc), for the dictionary scripts libthai does not cover: Lao, Khmer,
+   Myanmar, and Thai when libthai is missing. Loaded the first time a run of such a script is
+   broken, never linked (most programs never load it). ICU's C symbols carry its major version as
+   a suffix (ubrk_open_72): the library is opened by soname, newest first, and the suffix is that
+   soname's version, or any other that resolves, or none (a build without renaming). */
+struct cx11_icu {
+    void *library;
+    int version;
+    void *(*open)(int, const char *, const uint16_t *, int32_t, int *);
+    void (*set_text)(void *, const uint16_t *, int32_t, int *);
+    int32_t (*first)(void *);
+    int32_t (*next)(void *);
+    void (*close)(void *);
+};
+
+/* ICU's UBreakIteratorType values. */
+enum { CX11_ICU_WORD = 1, CX11_ICU_LINE = 2 };
+
+static inline void *cx11_icu_symbol(void *library, const char *name, const char *suffix) {
+    char full[64];
+    snprintf(full, sizeof full, "%s%s", name, suffix);
+    return dlsym(library, full);
+}
+
+/* Opens libicuuc, trying its sonames from version `newest` down to `oldest` (80 and 60); returns
+   0 (and leaves nothing open) when none is there or its break iterator cannot be found. */
+static inline int cx11_icu_load(struct cx11_icu *icu, int newest, int oldest) {
+    memset(icu, 0, sizeof *icu);
+    void *library = NULL;
+    int version = 0;
+    for (int candidate = newest; candidate >= oldest && !library; candidate--) {
+        char soname[32];
+        snprintf(soname, sizeof soname, "libicuuc.so.%d", candidate);
+        library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+        if (library) version = candidate;
+    }
+    if (!library) return 0;
+    char suffix[8] = "";
+    snprintf(suffix, sizeof suffix, "_%d", version);
+    if (!cx11_icu_symbol(library, "ubrk_open", suffix)) {
+        suffix[0] = 0;
+        for (int candidate = 80; candidate >= 60; candidate--) {
+            char other[8];
+            snprintf(other, sizeof other, "_%d", candidate);
+            if (cx11_icu_symbol(library, "ubrk_open", other)) {
+                memcpy(suffix, other, sizeof other);
+                break;
+            }
+        }
+    }
+    icu->open = (void *(*)(int, const char *, const uint16_t *, int32_t, int *))cx11_icu_symbol(library, "ubrk_open",
+                                                                                               suffix);
+    icu->set_text = (void (*)(void *, const uint16_t *, int32_t, int *))cx11_icu_symbol(library, "ubrk_setText",
+                                                                                       suffix);
+    icu->first = (int32_t (*)(void *))cx11_icu_symbol(library, "ubrk_first", suffix);
+    icu->next = (int32_t (*)(void *))cx11_icu_symbol(library, "ubrk_next", suffix);
+    icu->close = (void (*)(void *))cx11_icu_symbol(library, "ubrk_close", suffix);
+    if (!icu->open || !icu->set_text || !icu->first || !icu->next || !icu->close) {
+        dlclose(library);
+        memset(icu, 0, sizeof *icu);
+        return 0;
+    }
+    icu->library = library;
+    icu->version = version;
+    return 1;
+}
+
+/* Closes the library cx11_icu_load opened (its iterators closed first). */
+static inline void cx11_icu_unload(struct cx11_icu *icu) {
+    if (icu->library) dlclose(icu->library);
+    memset(icu, 0, sizeof *icu);
+}
+
+/* A break iterator of `type` for `locale` ("lo", "km", "my", "th"), without text; NULL when ICU
+   fails (its data missing). Close it with cx11_icu_close. */
+static inline void *cx11_icu_open(const struct cx11_icu *icu, int type, const char *locale) {
+    if (!icu->open) return NULL;
+    int status = 0;
+    void *iterator = icu->open(type, locale, NULL, 0, &status);
+    if (status > 0) {
+        if (iterator) icu->close(iterator);
+        return NULL;
+    }
+    return iterator;
+}
+
+static inline void cx11_icu_close(const struct cx11_icu *icu, void *iterator) {
+    if (icu->close && iterator) icu->close(iterator);
+}
+
+/* The boundaries `iterator` finds in `text` (UTF-16, `length` units) strictly between its start
+   and end: writes at most `capacity` UTF-16 offsets and returns how many (0 when ICU fails). */
+static inline int cx11_icu_breaks(const struct cx11_icu *icu, void *iterator, const uint16_t *text, int32_t length,
+                                  int32_t *positions, int capacity) {
+    if (!icu->set_text || !iterator || length <= 0) return 0;
+    int status = 0;
+    icu->set_text(iterator, text, length, &status);
+    if (status > 0) return 0;
+    int count = 0;
+    icu->first(iterator);
+    for (int32_t position = icu->next(iterator); position >= 0 && position < length && count < capacity;
+         position = icu->next(iterator)) {
+        if (position > 0) positions[count++] = position;
+    }
+    return count;
 }
 
 #endif

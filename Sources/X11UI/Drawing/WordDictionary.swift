@@ -1,18 +1,66 @@
 internal import CX11
 
 /// Word boundaries in scripts written without spaces between words, for line breaking and for
-/// selecting a word: Thai through libthai's dictionary (as Pango does), loaded the first time
-/// a Thai run is looked at. Lao, Khmer and Myanmar have no such library in Debian outside ICU,
-/// so their runs break only at spaces (or between clusters when a run is wider than a line).
+/// selecting a word: Thai through libthai's dictionary (as Pango does), Lao, Khmer and Myanmar
+/// (and Thai when libthai is missing) through ICU's break iterator. Each library is loaded the
+/// first time a run of its script is looked at, so Latin, CJK and other text never loads either.
+/// Without the library a run breaks only around it (or between clusters when it is wider than a
+/// line).
 @MainActor
 enum WordDictionary {
+    /// A script written without spaces that a dictionary covers.
+    enum Script: Equatable, Sendable {
+        case thai, lao, khmer, myanmar
+
+        /// The script of a South East Asian letter; nil for every other scalar, and for Tai
+        /// Tham, New Tai Lue and Tai Viet, which no dictionary here covers.
+        init?(_ scalar: Unicode.Scalar) {
+            switch scalar.value {
+            case 0x0E00...0x0E7F: self = .thai
+            case 0x0E80...0x0EFF: self = .lao
+            case 0x1000...0x109F, 0xA9E0...0xA9FF, 0xAA60...0xAA7F: self = .myanmar
+            case 0x1780...0x17FF, 0x19E0...0x19FF: self = .khmer
+            default: return nil
+            }
+        }
+
+        /// The locale of ICU's break iterator for the script.
+        var locale: String {
+            switch self {
+            case .thai: "th"
+            case .lao: "lo"
+            case .khmer: "km"
+            case .myanmar: "my"
+            }
+        }
+    }
+
+    /// The library that finds the words of a run.
+    enum Backend: Equatable, Sendable {
+        case libthai
+        case icu(locale: String)
+    }
+
+    /// The library that would break `run`, by its first letter's script: libthai for Thai
+    /// (ICU when `libthaiAvailable` is false), ICU for Lao, Khmer and Myanmar, none otherwise.
+    /// Deciding loads nothing.
+    nonisolated static func backend(for run: Substring, libthaiAvailable: Bool) -> Backend? {
+        guard let first = run.unicodeScalars.first, let script = Script(first) else { return nil }
+        if script == .thai, libthaiAvailable { return .libthai }
+        return .icu(locale: script.locale)
+    }
+
     /// The indices of `run` (letters of one South East Asian script) where a word other than
-    /// the first starts; empty when no dictionary covers the script.
+    /// the first starts; empty when no dictionary covers the script or its library is missing.
     static func breaks(in run: Substring) -> [Substring.Index] {
-        guard let first = run.unicodeScalars.first, (0x0E00...0x0E7F).contains(first.value),
-            let thai = ThaiBreaker.shared
-        else { return [] }
-        return thai.breaks(in: run)
+        guard let first = run.unicodeScalars.first, let script = Script(first) else { return [] }
+        // libthai is tried first for Thai, so only its absence makes Thai load ICU.
+        let backend = backend(for: run, libthaiAvailable: script == .thai && ThaiBreaker.shared != nil)
+        switch backend {
+        case .libthai: return ThaiBreaker.shared?.breaks(in: run) ?? []
+        case .icu(let locale): return ICUBreaker.shared?.breaks(in: run, locale: locale) ?? []
+        case nil: return []
+        }
     }
 
     /// The word of a dictionary script around `index`: its run of South East Asian letters
