@@ -76,19 +76,12 @@ final class ToolTipWindow {
                 gap: placement.gap * frame.scale, monitors: application.screen.monitors, pointer: pointer,
                 avoid: sourceView, followsPointer: followsPointer,
                 edgeMargin: ToolTipLayout.monitorMargin * frame.scale))
-        let geometryChanged = geometry != self.geometry
-        self.geometry = geometry
-        let outline = Outline(geometry)
-        let outlineChanged = outline != self.outline
-        self.outline = outline
-        bubble.geometry = geometry
-        bubble.setNeedsLayout()
-        bubble.setNeedsDisplay()
+        let (geometryChanged, outlineChanged) = adopt(geometry)
         updateWindowState(
             host, geometry: geometry, view: view, owner: owner?.rawValue ?? 0, frame: frame,
             geometryChanged: geometryChanged, outlineChanged: outlineChanged)
         var paint: PaintedContent?
-        if case .text(let string) = content {
+        if case .text(let string) = content, let outline {
             paint = PaintedContent(
                 text: string, style: style, scale: frame.scale, maxLines: textLabel.maxLines,
                 composited: frame.composited, outline: outline)
@@ -147,6 +140,19 @@ final class ToolTipWindow {
         let contentSize = Size(
             width: min(fitted.width, maxWidth).rounded(.up), height: min(fitted.height, maxHeight).rounded(.up))
         return Size(width: contentSize.width + padding.horizontal, height: contentSize.height + padding.vertical)
+    }
+
+    /// Takes `geometry` for the bubble; returns whether it, and the outline, changed.
+    private func adopt(_ geometry: ToolTipGeometry) -> (geometry: Bool, outline: Bool) {
+        let geometryChanged = geometry != self.geometry
+        self.geometry = geometry
+        let outline = Outline(geometry)
+        let outlineChanged = outline != self.outline
+        self.outline = outline
+        bubble.geometry = geometry
+        bubble.setNeedsLayout()
+        bubble.setNeedsDisplay()
+        return (geometryChanged, outlineChanged)
     }
 
     /// The window's frame, name, owner and outline; each request only when it changed.
