@@ -41,7 +41,7 @@ public final class InProcessDisplay {
     public func show(_ window: Window) {
         window.requestedPosition = Point(x: 0, y: 0)
         window.show()
-        run(until: { window.isVisible && window.screenOrigin != nil && window.windowID != 0 })
+        run(until: { window.isVisible && window.screenOrigin != nil && window.windowID != nil })
         settle()
     }
 

@@ -268,7 +268,7 @@ public final class ServerProbe: @unchecked Sendable {
         let window = clockWindow
         let name = atom("X11UI_PROBE_TIME")
         var byte: UInt8 = 0
-        XChangeProperty(display, window, name, 31 /* STRING */, 8, PropModeAppend, &byte, 0)
+        XChangeProperty(display, window, name, XA_STRING, 8, PropModeAppend, &byte, 0)
         XSync(display, 0)
         var event = XEvent()
         var time: UInt = 0
@@ -380,7 +380,7 @@ extension ServerProbe {
     public func setResources(_ text: String) {
         let bytes = Array(text.utf8)
         XChangeProperty(
-            display, root, 23 /* RESOURCE_MANAGER */, 31 /* STRING */, 8, PropModeReplace, bytes, Int32(bytes.count))
+            display, root, XA_RESOURCE_MANAGER, XA_STRING, 8, PropModeReplace, bytes, Int32(bytes.count))
         XSync(display, 0)
     }
 

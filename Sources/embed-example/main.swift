@@ -100,7 +100,7 @@ final class ChartToolTips: ToolTipInteractionDelegate {
     }
 }
 
-let foreign = ForeignWindow(windowID: hostWindow, application: app)
+let foreign = ForeignWindow(windowID: X11WindowID(rawValue: hostWindow), application: app)
 let chartRegion = foreign.addRegion(chart)
 chartRegion.identifier = "host-chart"
 let chartToolTips = ChartToolTips()
@@ -118,7 +118,7 @@ button.action = {
 button.addInteraction(
     ToolTipInteraction(trigger: .click, placement: .top, defaultToolTip: "An X11UI view inside an Xlib window"))
 let embedded = Window(
-    embeddedIn: hostWindow, frame: Rect(x: 300, y: 120, width: 190, height: 90),
+    embeddedIn: X11WindowID(rawValue: hostWindow), frame: Rect(x: 300, y: 120, width: 190, height: 90),
     content: VStack(padding: 8) { button }, application: app)
 embedded.show()
 XMapWindow(display, hostWindow)

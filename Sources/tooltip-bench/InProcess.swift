@@ -59,7 +59,7 @@ struct InProcessBench {
         for i in 0..<count {
             var event = XEvent()
             event.xmotion.type = MotionNotify
-            event.xmotion.window = window.windowID
+            event.xmotion.window = window.windowID?.rawValue ?? 0
             event.xmotion.root = 0
             event.xmotion.x = Int32(x)
             event.xmotion.y = Int32(y)

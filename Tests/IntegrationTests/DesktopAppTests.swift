@@ -48,7 +48,7 @@ final class DesktopAppTests {
         let window = Window(title: "Desktop", size: Size(width: 200, height: 100), application: display.app)
         window.icon = [Self.square(16, 0xffff_0000), Self.square(32, 0x8000_00ff), Self.square(16, 0xff00_ff00)]
         display.show(window)
-        let id = window.windowID
+        let id = try #require(window.windowID).rawValue
         // WM_CLASS from the program's name: instance as started, class capitalised.
         let program = try #require(CommandLine.arguments.first?.split(separator: "/").last).description
         let capitalized = program.prefix(1).uppercased() + program.dropFirst()
@@ -108,7 +108,7 @@ final class DesktopAppTests {
         XSelectInput(probe.display, probe.root, SubstructureNotifyMask)
         defer { XSelectInput(probe.display, probe.root, NoEventMask) }
         _ = receivedClientMessages(probe)
-        ping(window.windowID, time: 31337)
+        ping(try #require(window.windowID).rawValue, time: 31337)
         // Wait until the ping is on the application's socket, then run exactly one turn.
         var descriptor = pollfd(fd: display.app.fileDescriptor, events: Int16(POLLIN), revents: 0)
         #expect(poll(&descriptor, 1, 3000) == 1)
@@ -125,7 +125,7 @@ final class DesktopAppTests {
         #expect(reply.format == 32)
         #expect(UInt(reply.data.l.0) == probe.atom("_NET_WM_PING"))
         #expect(reply.data.l.1 == 31337)
-        #expect(UInt(reply.data.l.2) == window.windowID)
+        #expect(UInt(reply.data.l.2) == window.windowID?.rawValue)
         #expect(replies.count == 1)
     }
 

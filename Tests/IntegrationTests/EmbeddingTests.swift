@@ -72,7 +72,7 @@ final class EmbeddingTests {
     }
 
     func attachChart(_ app: Application) -> View {
-        let foreign = ForeignWindow(windowID: hostWindow, application: app)
+        let foreign = ForeignWindow(windowID: X11WindowID(rawValue: hostWindow), application: app)
         let region = foreign.addRegion(Rect(x: 50, y: 50, width: 100, height: 100))
         region.toolTip = "Host rectangle"
         return region
@@ -125,7 +125,7 @@ final class EmbeddingTests {
             XSync(display, 0)
             let app = Application(display: display)
             let embedded = Window(
-                embeddedIn: window, frame: Rect(x: 10, y: 10, width: 200, height: 80),
+                embeddedIn: X11WindowID(rawValue: window), frame: Rect(x: 10, y: 10, width: 200, height: 80),
                 content: VStack(padding: 8) { Button(title: "Text drawn with Xft") }, application: app)
             embedded.show()
             app.processPending()
@@ -143,7 +143,7 @@ final class EmbeddingTests {
         let button = Button(title: "Embedded") { clicks += 1 }
         button.addInteraction(ToolTipInteraction(trigger: .click, defaultToolTip: "Inside"))
         let embedded = Window(
-            embeddedIn: hostWindow, frame: Rect(x: 200, y: 150, width: 160, height: 80),
+            embeddedIn: X11WindowID(rawValue: hostWindow), frame: Rect(x: 200, y: 150, width: 160, height: 80),
             content: VStack(padding: 10) { button }, application: app)
         embedded.show()
         #expect(pumpHandling(app, until: { embedded.isVisible && embedded.screenOrigin != nil }))

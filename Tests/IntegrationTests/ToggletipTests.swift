@@ -21,8 +21,7 @@ final class ToggletipTests {
 
     /// The tooltip window's frame on the server, when it is mapped.
     var mappedToolTip: Frame? {
-        let id = display.app.toolTips.windowID
-        guard id != 0, let info = probe.info(id), info.isMapped else { return nil }
+        guard let id = display.app.toolTips.windowID, let info = probe.info(id), info.isMapped else { return nil }
         return info.rect
     }
 

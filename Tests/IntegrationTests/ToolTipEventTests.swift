@@ -185,7 +185,7 @@ final class ToolTipEventTests {
         var copies = 0
         let (_, copy, _) = copyScene { copies += 1 }
         #expect(display.app.toolTips.shownText == "12 Main Street", "the name leaves out the button")
-        let tipID = display.app.toolTips.windowID
+        let tipID = try #require(display.app.toolTips.windowID).rawValue
         display.movePointer(to: copy)
         #expect(display.run(until: { copy.isHovered }), "the button in the tooltip hears the pointer")
         probe.button(1, down: true)

@@ -19,7 +19,7 @@ final class WidgetTests {
         let window = Window(title: "Grüße ✓ 툴팁", size: Size(width: 200, height: 100), application: display.app)
         window.windowClass = ("widget-test", "Widget-test")
         display.show(window)
-        let id = window.windowID
+        let id = try #require(window.windowID).rawValue
         #expect(probe.string(id, "_NET_WM_NAME") == "Grüße ✓ 툴팁")
         #expect(probe.string(id, "WM_CLASS") == "widget-test\0Widget-test\0")
         #expect(probe.longs(id, "_NET_WM_PID") == [Int(getpid())])
@@ -209,13 +209,14 @@ final class WidgetTests {
         var closed = false
         window.onClose = { closed = true }
         display.show(window)
+        let id = try #require(window.windowID).rawValue
         var event = XEvent()
         event.xclient.type = ClientMessage
-        event.xclient.window = window.windowID
+        event.xclient.window = id
         event.xclient.message_type = probe.atom("WM_PROTOCOLS")
         event.xclient.format = 32
         event.xclient.data.l.0 = Int(probe.atom("WM_DELETE_WINDOW"))
-        XSendEvent(probe.display, window.windowID, 0, 0, &event)
+        XSendEvent(probe.display, id, 0, 0, &event)
         probe.sync()
         #expect(display.run(until: { closed }))
         #expect(!window.isVisible)
@@ -230,7 +231,7 @@ final class WidgetTests {
             content: VStack(alignment: .fill, padding: 0) { fill }, application: display.app)
         display.show(window)
         #expect(fill.frame.size == Size(width: 200, height: 100))
-        XResizeWindow(probe.display, window.windowID, 300, 150)
+        XResizeWindow(probe.display, try #require(window.windowID).rawValue, 300, 150)
         probe.sync()
         #expect(display.run(until: { fill.frame.size == Size(width: 300, height: 150) }))
     }

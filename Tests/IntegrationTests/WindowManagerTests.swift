@@ -53,7 +53,7 @@ final class WindowManagerTests {
             let framed = display.run(
                 until: {
                     self.probe.info(window.windowID)?.isMapped == true
-                        && !self.probe.topLevelWindows().contains { $0.id == window.windowID }
+                        && !self.probe.topLevelWindows().contains { $0.id == window.windowID?.rawValue }
                         && window.screenOrigin.map { Int($0.x) } == self.probe.info(window.windowID)?.frame.x
                         && window.screenOrigin.map { Int($0.y) } == self.probe.info(window.windowID)?.frame.y
                 }, timeout: .seconds(2))
@@ -69,7 +69,7 @@ final class WindowManagerTests {
         var items = 0
         let (window, buy, cart) = showShop { items += 1 }
         let framed = try #require(probe.info(window.windowID))
-        #expect(!probe.topLevelWindows().contains { $0.id == window.windowID }, "reparented into a frame")
+        #expect(!probe.topLevelWindows().contains { $0.id == window.windowID?.rawValue }, "reparented into a frame")
         #expect(window.screenOrigin == Point(x: Double(framed.frame.x), y: Double(framed.frame.y)))
         display.movePointer(to: buy)
         #expect(display.run(until: { self.display.app.toolTips.isShowing }))
@@ -94,7 +94,7 @@ final class WindowManagerTests {
     @Test func aMoveByTheManagerKeepsScreenCoordinatesTrue() throws {
         let (window, buy, _) = showShop {}
         // Another client asks for a move; the manager moves its frame and tells the window.
-        XMoveWindow(probe.display, window.windowID, 300, 200)
+        XMoveWindow(probe.display, try #require(window.windowID).rawValue, 300, 200)
         probe.sync()
         #expect(
             display.run(until: {

@@ -40,7 +40,7 @@ final class Harness {
         var event = XEvent()
         time += 7
         event.xmotion.type = type
-        event.xmotion.window = window?.windowID ?? 0
+        event.xmotion.window = window?.windowID?.rawValue ?? 0
         event.xmotion.x = Int32(x)
         event.xmotion.y = Int32(y)
         let origin = window?.screenOrigin ?? .zero
@@ -72,7 +72,7 @@ final class Harness {
         var event = XEvent()
         time += 7
         event.xkey.type = KeyPress
-        event.xkey.window = window?.windowID ?? 0
+        event.xkey.window = window?.windowID?.rawValue ?? 0
         event.xkey.keycode = UInt32(XKeysymToKeycode(probe.display, keysym))
         event.xkey.state = shift ? UInt32(ShiftMask) : 0
         event.xkey.time = time
@@ -136,8 +136,7 @@ final class Harness {
 
     /// The frame of the tooltip window as the server has it.
     var toolTipFrame: Frame? {
-        let id = app.toolTips.windowID
-        guard id != 0, let info = probe.info(id), info.isMapped else { return nil }
+        guard let id = app.toolTips.windowID, let info = probe.info(id), info.isMapped else { return nil }
         return info.rect
     }
 }

@@ -249,7 +249,7 @@ final class FakeServer: @unchecked Sendable {
         func shown(_ x: Int, _ y: Int) -> UInt32 {
             let d = display.probe.display
             var attributes = XWindowAttributes()
-            XGetWindowAttributes(d, window.windowID, &attributes)
+            XGetWindowAttributes(d, window.windowID?.rawValue ?? 0, &attributes)
             var color = XColor()
             color.pixel = UInt(display.probe.pixel(x, y))
             XQueryColor(d, attributes.colormap, &color)

@@ -20,7 +20,7 @@ final class RaceTests {
         let window = harness.show(VStack(padding: 40) { source })
         harness.move(to: harness.center(of: source))
         #expect(harness.run(until: { self.harness.app.toolTips.isShowing }))
-        let doomed = window.windowID
+        let doomed = try #require(window.windowID).rawValue
         harness.probe.destroy(doomed)
         #expect(harness.run(until: { !self.harness.app.toolTips.isShowing }))
         #expect(!window.isVisible)
@@ -44,15 +44,15 @@ final class RaceTests {
             })
         harness.move(to: harness.center(of: first))
         #expect(harness.run(until: { self.harness.app.toolTips.shownText == "First" }))
-        let old = harness.app.toolTips.windowID
+        let old = try #require(harness.app.toolTips.windowID).rawValue
         harness.probe.destroy(old)
         #expect(harness.run(until: { !self.harness.app.toolTips.isShowing }))
         harness.move(to: Point(x: 2, y: 2))
         harness.wait(60)
         harness.move(to: harness.center(of: second))
         #expect(harness.run(until: { self.harness.app.toolTips.shownText == "Second" }))
-        let new = harness.app.toolTips.windowID
-        #expect(new != old)
+        let new = harness.app.toolTips.windowID?.rawValue
+        #expect(new != nil && new != old)
         #expect(harness.toolTipFrame != nil, "the new window is mapped")
     }
 
@@ -61,7 +61,7 @@ final class RaceTests {
         let window = harness.show(VStack(padding: 40) { source })
         let before = harness.app.protocolErrorCount
         // Destroy the window behind X11UI's back, then make X11UI draw into it.
-        XDestroyWindow(harness.probe.display, window.windowID)
+        XDestroyWindow(harness.probe.display, try #require(window.windowID).rawValue)
         XSync(harness.probe.display, 0)
         window.resize(to: Size(width: 300, height: 200))
         harness.wait(50)

@@ -92,7 +92,7 @@ final class ReentrantDelegateTests {
         #expect(delegate.calls == 1)
         #expect(!harness.app.toolTips.isShowing)
         #expect(harness.app.toolTips.shownSource == nil)
-        #expect(harness.app.toolTips.windowID == 0)
+        #expect(harness.app.toolTips.windowID == nil)
     }
 
     /// 13.8: closing the application from inside the answer leaves no shown tooltip behind.

@@ -27,7 +27,7 @@ enum AccessibleNode {
         switch self {
         case .application: .application
         case .window(let window):
-            if case .embedded = window.kind { .panel } else { .frame }
+            window.isEmbedded ? .panel : .frame
         case .view(let view): view.resolvedAccessibilityRole
         case .toolTip: .toolTip
         }
@@ -53,13 +53,13 @@ enum AccessibleNode {
     var children: [AccessibleNode] {
         switch self {
         case .application(let application):
-            var nodes = application.openWindows.filter { $0.windowID != 0 }.map { AccessibleNode.window($0) }
+            var nodes = application.openWindows.filter { $0.native != nil }.map { AccessibleNode.window($0) }
             // Views embedded in a host program's windows (Window(embeddedIn:)), in creation order.
             let embedded = application.targets.values.compactMap { target -> Window? in
-                guard let window = target as? Window, case .embedded = window.kind else { return nil }
+                guard let window = target as? Window, window.isEmbedded else { return nil }
                 return window
             }
-            nodes += embedded.sorted { $0.windowID < $1.windowID }.map { .window($0) }
+            nodes += embedded.sorted { $0.xid < $1.xid }.map { .window($0) }
             if application.toolTips.isShowing { nodes.append(.toolTip(application)) }
             return nodes
         case .window(let window):

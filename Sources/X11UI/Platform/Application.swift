@@ -36,12 +36,13 @@ public final class Application {
     let sources = RunLoopSources()
     private(set) var targets: [UInt: any EventTarget] = [:]
     private var windowsNeedingUpdate: [Window] = []
-    private var quitRequested = false
+    /// Set by `quit()` (and by the last top-level window closing); `run()` returns after the turn.
+    private(set) var quitRequested = false
     private(set) var isClosed = false
     /// Called by `processPending()` with events that are not X11UI's (see Application+Embedding).
     var hostEvents: ((XEvent) -> Void)?
     /// Top-level windows that are open, for `quitsWhenLastWindowCloses`.
-    var openWindows: [Window] = []
+    private(set) var openWindows: [Window] = []
     /// Whether the start-up work that waits for the first window is still to do, and whether
     /// a window was exposed (is on screen) yet.
     private var deferredStartupPending = true
@@ -209,6 +210,21 @@ public final class Application {
         } else {
             _ = ppoll(&descriptors, count, nil, nil)
         }
+    }
+
+    // MARK: - Windows
+
+    /// A top-level window was created (its X window exists).
+    func windowDidOpen(_ window: Window) {
+        guard window.isTopLevel, !openWindows.contains(where: { $0 === window }) else { return }
+        openWindows.append(window)
+    }
+
+    /// A window closed: when it was the last top-level window open and
+    /// `quitsWhenLastWindowCloses` is set, `run()` returns after this turn.
+    func windowDidClose(_ window: Window) {
+        openWindows.removeAll { $0 === window }
+        if window.isTopLevel, quitsWhenLastWindowCloses, openWindows.isEmpty { quit() }
     }
 
     // MARK: - Dispatch

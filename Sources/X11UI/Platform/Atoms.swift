@@ -77,15 +77,15 @@ struct Atoms {
         netStartupInfoBegin = next()
         netStartupInfo = next()
         // Predefined atoms (X11/Xatom.h) need no round trip.
-        wmName = 39  // XA_WM_NAME
-        wmClass = 67  // XA_WM_CLASS
-        wmTransientFor = 68  // XA_WM_TRANSIENT_FOR
-        string = 31  // XA_STRING
-        primary = 1  // XA_PRIMARY
-        atom = 4  // XA_ATOM
-        cardinal = 6  // XA_CARDINAL
-        window = 33  // XA_WINDOW
-        wmClientMachine = 36  // XA_WM_CLIENT_MACHINE
+        wmName = XA_WM_NAME
+        wmClass = XA_WM_CLASS
+        wmTransientFor = XA_WM_TRANSIENT_FOR
+        string = XA_STRING
+        primary = XA_PRIMARY
+        atom = XA_ATOM
+        cardinal = XA_CARDINAL
+        window = XA_WINDOW
+        wmClientMachine = XA_WM_CLIENT_MACHINE
     }
 }
 

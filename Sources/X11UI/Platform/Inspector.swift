@@ -37,7 +37,7 @@ final class Inspector {
 
     /// `{"event":"layout", …}` with every identified view's frame in root coordinates.
     func windowDidLayout(_ window: Window) {
-        guard window.windowID != 0, !(window is PopupWindow) else { return }
+        guard window.native != nil, !(window is PopupWindow) else { return }
         let origin = window.screenOrigin ?? .zero
         var views: [String] = []
         func visit(_ view: View) {
@@ -52,7 +52,7 @@ final class Inspector {
         }
         visit(window.rootView)
         write(
-            "{\"event\":\"layout\",\"window\":\(window.windowID),\"title\":\(JSON.string(window.title)),\"views\":[\(views.joined(separator: ","))]}"
+            "{\"event\":\"layout\",\"window\":\(window.xid),\"title\":\(JSON.string(window.title)),\"views\":[\(views.joined(separator: ","))]}"
         )
     }
 

@@ -4,7 +4,13 @@ internal import Glibc
 ///
 /// The library never writes to standard output. Warnings (an X protocol error that is not a known
 /// harmless race, a font that could not be opened) go to standard error by default; debug lines
-/// (races such as `BadWindow` on a window another client destroyed) only when `X11UI_LOG=debug`.
+/// (races such as `BadWindow` on a window another client destroyed) only at `.debug`. The
+/// level starts as `X11UI_LOG` says (`debug`, `warning`, `silent`) and a program sets it with
+/// `Application.logLevel`:
+///
+/// ```swift
+/// Application.logLevel = .silent
+/// ```
 public enum LogLevel: Int, Sendable, Comparable {
     /// Details useful while developing X11UI itself.
     case debug = 0
@@ -18,7 +24,8 @@ public enum LogLevel: Int, Sendable, Comparable {
 
 /// The library's only way to report on standard error.
 enum Log {
-    /// The threshold, read once from `X11UI_LOG` (`debug`, `warning`, `silent`).
+    /// The threshold: first from `X11UI_LOG` (`debug`, `warning`, `silent`), then as
+    /// `Application.logLevel` sets it.
     nonisolated(unsafe) static var level: LogLevel = {
         switch Environment.value("X11UI_LOG") {
         case "debug": return .debug
@@ -34,6 +41,15 @@ enum Log {
         guard lineLevel >= level, level != .silent else { return }
         var line = Array(("X11UI: " + message().escapingControlCharacters + "\n").utf8)
         _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+extension Application {
+    /// How much X11UI reports on standard error, for every application in the process; it
+    /// starts as the `X11UI_LOG` environment variable says (`.warning` when it is unset).
+    public static var logLevel: LogLevel {
+        get { Log.level }
+        set { Log.level = newValue }
     }
 }
 

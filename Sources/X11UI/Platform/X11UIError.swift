@@ -62,3 +62,24 @@ public enum X11UIError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// A protocol error X11UI received and did not let stop the program (counted by
+/// `Application.protocolErrorCount`, reported on standard error unless it is a known race).
+struct XProtocolError: Sendable, CustomStringConvertible {
+    /// The X error code (`BadWindow` is 3).
+    var errorCode: UInt8
+    /// The major opcode of the failed request.
+    var requestCode: UInt8
+    /// The minor opcode (for extension requests).
+    var minorCode: UInt8
+    /// The resource the request named.
+    var resourceID: UInt
+    /// The sequence number of the failed request.
+    var serial: UInt
+    /// Whether the error is a known harmless race: a window, pixmap or drawable that vanished.
+    var isRace: Bool { [3, 4, 9].contains(errorCode) }
+
+    var description: String {
+        "X error \(errorCode) on request \(requestCode).\(minorCode), resource 0x\(String(resourceID, radix: 16))"
+    }
+}

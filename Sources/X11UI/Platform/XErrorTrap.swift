@@ -53,23 +53,3 @@ enum XErrorTrap {
         connection.markBroken()
     }
 }
-
-/// A protocol error X11UI received and did not let stop the program.
-public struct XProtocolError: Sendable, CustomStringConvertible {
-    /// The X error code (`BadWindow` is 3).
-    public var errorCode: UInt8
-    /// The major opcode of the failed request.
-    public var requestCode: UInt8
-    /// The minor opcode (for extension requests).
-    public var minorCode: UInt8
-    /// The resource the request named.
-    public var resourceID: UInt
-    /// The sequence number of the failed request.
-    public var serial: UInt
-    /// Whether the error is a known harmless race: a window, pixmap or drawable that vanished.
-    public var isRace: Bool { [3, 4, 9].contains(errorCode) }
-
-    public var description: String {
-        "X error \(errorCode) on request \(requestCode).\(minorCode), resource 0x\(String(resourceID, radix: 16))"
-    }
-}

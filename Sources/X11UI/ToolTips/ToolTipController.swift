@@ -53,8 +53,8 @@ public final class ToolTipController {
     /// The view whose tooltip is shown.
     @_spi(Testing)
     public var shownSource: View? { shown?.interaction.value?.view }
-    /// The X window of the tooltip (0 before the first show).
-    public var windowID: UInt { presenter.windowID }
+    /// The X window of the tooltip (nil before the first show).
+    public var windowID: X11WindowID? { presenter.windowID }
 
     // MARK: - Events from windows
 

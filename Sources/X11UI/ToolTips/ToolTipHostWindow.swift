@@ -1,5 +1,3 @@
-internal import CX11
-
 /// The tooltip's popup window. Its pointer events go to the tooltip controller (the pointer
 /// rests on the tooltip, leaves it, presses on it), and beyond that it depends on the tooltip:
 ///
@@ -20,12 +18,27 @@ final class ToolTipHostWindow: PopupWindow {
     /// The source whose focus ring is hidden while keyboard focus is in the tooltip's views.
     private weak var ringHiddenOn: View?
 
-    override var eventMask: Int {
-        ExposureMask | StructureNotifyMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask
-            | PointerMotionMask | EnterWindowMask | LeaveWindowMask
+    override var events: WindowEvents {
+        [.exposure, .structure, .keyPress, .buttonPress, .buttonRelease, .pointerMotion, .pointerEnter, .pointerLeave]
     }
 
     override var feedsToolTips: Bool { false }
+    /// `present` raised the window when it placed it: the map alone is left to do.
+    override var raisesWhenShown: Bool { false }
+    /// Assistive technologies hear of the tooltip itself (its text and source), not its window.
+    override var reportsVisibility: Bool { false }
+
+    /// A tooltip window: `_NET_WM_WINDOW_TYPE_TOOLTIP`, and a WM_CLASS of its own so that
+    /// compositors can tell it from the program's other popups.
+    override func didCreateWindow(_ native: NativeWindow) {
+        native.setAtomProperty(\.netWMWindowType, [\.netWMWindowTypeTooltip])
+        native.setStringProperty(\.wmClass, [windowClass.instance, windowClass.className])
+    }
+
+    /// Paints right away rather than after the Expose round: the buffer is ready.
+    override func didMap() {
+        buffer?.copy(bounds, to: xid)
+    }
 
     override func handle(_ event: Event) -> Bool {
         guard let application else { return true }
@@ -91,10 +104,10 @@ final class ToolTipHostWindow: PopupWindow {
         guard let application else { return }
         let root = b.pointer.rootLocation
         // The deepest window under the pointer gets a press; it must be one of X11UI's own.
-        guard let (xid, location) = application.connection.windows(at: root).last, xid != windowID,
+        guard let (xid, location) = application.connection.windows(at: root).last, xid != self.xid,
             let window = application.target(for: xid) as? Window, window.feedsToolTips, window.isVisible
         else { return }
-        if case .foreign = window.kind { return }
+        if window is ForeignWindow { return }
         let origin = Point(x: root.x - location.x, y: root.y - location.y)
         passThrough = (WeakWindow(window), origin, b.button)
         var pointer = b.pointer
@@ -106,12 +119,12 @@ final class ToolTipHostWindow: PopupWindow {
     /// The window a press went through to and the pointer event rebased onto it.
     private func passThroughTarget(_ p: PointerEvent) -> (window: Window, pointer: PointerEvent)? {
         guard let pass = passThrough else { return nil }
-        guard let window = pass.window.value, window.windowID != 0 else {
+        guard let window = pass.window.value, window.native != nil else {
             passThrough = nil
             return nil
         }
         var pointer = p
-        pointer.window = window.windowID
+        pointer.window = window.xid
         pointer.location = Point(x: p.rootLocation.x - pass.origin.x, y: p.rootLocation.y - pass.origin.y)
         return (window, pointer)
     }

@@ -1,5 +1,3 @@
-internal import CX11
-
 /// Shows tooltips in one override-redirect window per display, reused for every tooltip: the
 /// window, its back buffer and its shape mask are made once, so a show after the first costs a
 /// handful of requests and no round trip.
@@ -53,7 +51,7 @@ final class ToolTipWindow {
         application.screen.onCompositingChange = { [weak self] in self?.compositingChanged() }
     }
 
-    var windowID: UInt { host?.windowID ?? 0 }
+    var windowID: X11WindowID? { host?.windowID }
     /// The popup the tooltips show in, once made.
     var hostWindow: ToolTipHostWindow? { host }
 
@@ -61,34 +59,79 @@ final class ToolTipWindow {
     /// tooltip is already shown.
     func present(
         _ content: ToolTipConfiguration.Content, style: ToolTipStyle, placement: ToolTipPlacement, source: Rect,
-        pointer: Point?, followsPointer: Bool = false, avoiding sourceView: Rect? = nil, transientFor owner: UInt
+        pointer: Point?, followsPointer: Bool = false, avoiding sourceView: Rect? = nil,
+        transientFor owner: X11WindowID?
     ) {
-        let connection = application.connection
-        guard connection.isUsable else { return }
+        guard application.connection.isUsable else { return }
         // A window destroyed by another client and not hidden since is not shown any more.
         if host == nil { isShown = false }
         let host = ensureHost()
-        let scale = application.scale
-        let composited = host.isTranslucent
+        let frame = Frame(style: style, scale: application.scale, composited: host.isTranslucent)
+        let view = contentView(for: content, style: style)
+        let body = measure(view, in: frame, source: source, pointer: pointer)
+        let geometry = ToolTipLayout.place(
+            ToolTipLayout.Request(
+                body: body, arrow: frame.arrow, margins: frame.shadowMargin,
+                cornerRadius: style.cornerRadius * frame.scale, source: source, placement: placement,
+                gap: placement.gap * frame.scale, monitors: application.screen.monitors, pointer: pointer,
+                avoid: sourceView, followsPointer: followsPointer,
+                edgeMargin: ToolTipLayout.monitorMargin * frame.scale))
+        let (geometryChanged, outlineChanged) = adopt(geometry)
+        updateWindowState(
+            host, geometry: geometry, view: view, owner: owner?.rawValue ?? 0, frame: frame,
+            geometryChanged: geometryChanged, outlineChanged: outlineChanged)
+        var paint: PaintedContent?
+        if case .text(let string) = content, let outline {
+            paint = PaintedContent(
+                text: string, style: style, scale: frame.scale, maxLines: textLabel.maxLines,
+                composited: frame.composited, outline: outline)
+        }
+        repaint(host, unless: paint)
+        if !isShown {
+            isShown = true
+            host.show()
+        }
+        application.connection.flush()
+    }
 
-        // Content, measured within limits that always leave room beside the pointer.
+    /// What the bubble around the content takes at this style and scale.
+    private struct Frame {
+        var style: ToolTipStyle
+        var scale: Double
+        var composited: Bool
+        var padding: EdgeInsets
+        var arrow: Size
+        var shadowMargin: EdgeInsets
+
+        init(style: ToolTipStyle, scale: Double, composited: Bool) {
+            self.style = style
+            self.scale = scale
+            self.composited = composited
+            padding = style.padding.scaled(by: scale)
+            arrow = Size(width: style.arrowSize.width * scale, height: style.arrowSize.height * scale)
+            shadowMargin = composited ? ToolTipWindow.shadowMargin(style, scale: scale) : .zero
+        }
+    }
+
+    /// Puts the content in the bubble and measures it within limits that always leave room
+    /// beside the pointer; returns the body's size (content and padding).
+    private func measure(_ view: View, in frame: Frame, source: Rect, pointer: Point?) -> Size {
+        let style = frame.style
         let monitor = ToolTipLayout.chooseMonitor(application.screen.monitors, source: source, pointer: pointer)
-        let padding = style.padding.scaled(by: scale)
-        let arrow = Size(width: style.arrowSize.width * scale, height: style.arrowSize.height * scale)
-        let shadowMargin = composited ? Self.shadowMargin(style, scale: scale) : .zero
+        let padding = frame.padding
         let maxWidth = max(
-            16, min(style.maxWidth * scale, monitor.width - padding.horizontal - shadowMargin.horizontal - 8))
+            16,
+            min(style.maxWidth * frame.scale, monitor.width - padding.horizontal - frame.shadowMargin.horizontal - 8))
         let maxHeight = max(
             16,
             min(
-                style.maxHeight * scale,
-                (monitor.height - 2 * ToolTipLayout.cursorBox) / 2 - arrow.height - padding.vertical
-                    - shadowMargin.vertical))
-        let view = contentView(for: content, style: style)
+                style.maxHeight * frame.scale,
+                (monitor.height - 2 * ToolTipLayout.cursorBox) / 2 - frame.arrow.height - padding.vertical
+                    - frame.shadowMargin.vertical))
         bubble.style = style
-        bubble.drawsShadow = composited
+        bubble.drawsShadow = frame.composited
         bubble.setContent(view)
-        if host.content !== bubble { host.content = bubble }
+        if let host, host.content !== bubble { host.content = bubble }
         if view === textLabel {
             let lineHeight = application.resources.fonts.fontSet(for: style.font).lineHeight
             textLabel.maxLines = max(1, Int(maxHeight / max(1, lineHeight)))
@@ -96,48 +139,49 @@ final class ToolTipWindow {
         let fitted = view.fittingSize(for: Size(width: maxWidth, height: maxHeight))
         let contentSize = Size(
             width: min(fitted.width, maxWidth).rounded(.up), height: min(fitted.height, maxHeight).rounded(.up))
-        let body = Size(width: contentSize.width + padding.horizontal, height: contentSize.height + padding.vertical)
+        return Size(width: contentSize.width + padding.horizontal, height: contentSize.height + padding.vertical)
+    }
 
-        let geometry = ToolTipLayout.place(
-            ToolTipLayout.Request(
-                body: body, arrow: arrow, margins: shadowMargin, cornerRadius: style.cornerRadius * scale,
-                source: source, placement: placement, gap: placement.gap * scale,
-                monitors: application.screen.monitors, pointer: pointer, avoid: sourceView,
-                followsPointer: followsPointer, edgeMargin: ToolTipLayout.monitorMargin * scale))
+    /// Takes `geometry` for the bubble; returns whether it, and the outline, changed.
+    private func adopt(_ geometry: ToolTipGeometry) -> (geometry: Bool, outline: Bool) {
         let geometryChanged = geometry != self.geometry
         self.geometry = geometry
         let outline = Outline(geometry)
         let outlineChanged = outline != self.outline
         self.outline = outline
-        var paint: PaintedContent?
-        if case .text(let string) = content {
-            paint = PaintedContent(
-                text: string, style: style, scale: scale, maxLines: textLabel.maxLines, composited: composited,
-                outline: outline)
-        }
         bubble.geometry = geometry
         bubble.setNeedsLayout()
         bubble.setNeedsDisplay()
+        return (geometryChanged, outlineChanged)
+    }
 
-        // Window state: frame, name, owner, outline; each request only when it changed.
+    /// The window's frame, name, owner and outline; each request only when it changed.
+    private func updateWindowState(
+        _ host: ToolTipHostWindow, geometry: ToolTipGeometry, view: View, owner: UInt, frame: Frame,
+        geometryChanged: Bool, outlineChanged: Bool
+    ) {
         if geometryChanged || !isShown { host.setFrame(geometry.windowFrame) }
         text = Self.plainText(of: view)
         if windowName != text {
             windowName = text
-            connection.setUTF8Property(host.windowID, connection.atoms.netWMName, text)
-            connection.setUTF8Property(host.windowID, connection.atoms.wmName, text)
+            host.native?.setUTF8Property(\.netWMName, text)
+            host.native?.setUTF8Property(\.wmName, text)
         }
         if transientFor != owner {
             transientFor = owner
-            connection.setLongProperty(
-                host.windowID, connection.atoms.wmTransientFor, type: connection.atoms.window, [Int(owner)])
+            host.native?.setLongProperty(\.wmTransientFor, type: \.window, [Int(owner)])
         }
-        if outlineChanged, connection.extensions.hasShape {
-            let outline = ToolTipBubbleView.outline(of: geometry, radius: style.cornerRadius * scale, inset: 0)
-            shapeMask().apply(outline, size: geometry.windowFrame.size, to: host.windowID, inputOnly: composited)
+        if outlineChanged, application.connection.extensions.hasShape {
+            let outline = ToolTipBubbleView.outline(
+                of: geometry, radius: frame.style.cornerRadius * frame.scale, inset: 0)
+            shapeMask().apply(
+                outline, size: geometry.windowFrame.size, to: host.xid, inputOnly: frame.composited)
         }
-        // The same text in the same outline, maybe elsewhere: the buffer shows it already, so the
-        // show is a configure, a map and a copy.
+    }
+
+    /// Paints the back buffer, unless it already shows `paint` (the same text in the same
+    /// outline, maybe elsewhere: the show is then a configure, a map and a copy).
+    private func repaint(_ host: ToolTipHostWindow, unless paint: PaintedContent?) {
         if paint != nil, paint == painted, host.buffer != nil {
             host.discardDamage()
         } else {
@@ -145,23 +189,14 @@ final class ToolTipWindow {
         }
         host.updateIfNeeded()
         painted = paint
-        if !isShown {
-            isShown = true
-            XMapWindow(connection.display, host.windowID)  // setFrame raised it already
-            host.isMapped = true
-            // Paint right away rather than after the Expose round: the buffer is ready.
-            host.buffer?.copy(host.bounds, to: host.windowID)
-        }
-        connection.flush()
     }
 
     /// Unmaps the window (it stays for the next tooltip).
     func hide() {
         guard isShown else { return }
         isShown = false
-        if let host, host.windowID != 0, application.connection.isUsable {
-            XUnmapWindow(application.connection.display, host.windowID)
-            host.isMapped = false
+        if let host, host.native != nil, application.connection.isUsable {
+            host.hide()
             application.connection.flush()
         }
     }
@@ -201,17 +236,11 @@ final class ToolTipWindow {
     }
 
     private func ensureHost() -> ToolTipHostWindow {
-        if let host, host.windowID != 0 { return host }
+        if let host, host.native != nil { return host }
         let host = ToolTipHostWindow(application: application, translucent: application.screen.isComposited)
         host.windowClass = (Window.programName, "X11UI-ToolTip")
         host.setFrame(Rect(x: -100, y: -100, width: 1, height: 1))
         host.createWithoutMapping()
-        let connection = application.connection
-        let atoms = connection.atoms
-        connection.setLongProperty(
-            host.windowID, atoms.netWMWindowType, type: atoms.atom, [Int(atoms.netWMWindowTypeTooltip)])
-        connection.setStringProperty(
-            host.windowID, atoms.wmClass, [host.windowClass.instance, host.windowClass.className])
         self.host = host
         return host
     }
@@ -223,7 +252,7 @@ final class ToolTipWindow {
         return created
     }
 
-    private static func shadowMargin(_ style: ToolTipStyle, scale: Double) -> EdgeInsets {
+    nonisolated fileprivate static func shadowMargin(_ style: ToolTipStyle, scale: Double) -> EdgeInsets {
         guard let shadow = style.shadow else { return .zero }
         let r = (shadow.radius * scale).rounded(.up)
         let dx = shadow.offset.x * scale

@@ -1,5 +1,3 @@
-internal import CX11
-
 /// A window another part of the program created with plain Xlib, given tooltips by X11UI.
 ///
 /// X11UI draws nothing in it. It adds the input it needs to the window's event mask (keeping
@@ -8,7 +6,7 @@ internal import CX11
 ///
 /// ```swift
 /// let app = Application(display: hostDisplay)
-/// let foreign = ForeignWindow(windowID: hostWindow, application: app)
+/// let foreign = ForeignWindow(windowID: X11WindowID(rawValue: hostWindow), application: app)
 /// let chart = foreign.addRegion(Rect(x: 20, y: 20, width: 200, height: 120))
 /// chart.toolTip = "Sales by month"
 /// ```
@@ -24,10 +22,10 @@ public final class ForeignWindow: Window {
     /// - Parameters:
     ///   - windowID: the host's X window.
     ///   - application: the application (on the host's display); nil uses `Application.current`.
-    public init(windowID: UInt, application: Application? = nil) {
-        super.init(kind: .foreign(windowID), application: application)
+    public init(windowID: X11WindowID, application: Application? = nil) {
+        super.init(untitledIn: application)
         rootView.backgroundColor = nil
-        attach(windowID)
+        attach(windowID.rawValue)
     }
 
     /// Adds a rectangle of the window (in its coordinates) as a view that can carry tooltips.
@@ -44,41 +42,41 @@ public final class ForeignWindow: Window {
         close()
     }
 
-    private var hostMask = 0
-
     private func attach(_ xid: UInt) {
-        guard let application, application.connection.isUsable else { return }
-        let connection = application.connection
+        guard let application else { return }
         // One round trip, at attach time: the window's size, place, and the mask its owner chose.
-        var attributes = XWindowAttributes()
-        guard XGetWindowAttributes(connection.display, xid, &attributes) != 0 else {
-            Log.warning("ForeignWindow: no window 0x\(String(xid, radix: 16))")
+        guard let (native, state) = NativeWindow.watch(xid, on: application.connection, events: events) else {
+            if application.connection.isUsable { Log.warning("ForeignWindow: no window 0x\(String(xid, radix: 16))") }
             return
         }
-        hostMask = attributes.your_event_mask
-        XSelectInput(connection.display, xid, hostMask | eventMask)
-        adoptForeign(xid, size: Size(width: Double(attributes.width), height: Double(attributes.height)))
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var child: UInt = 0
-        XTranslateCoordinates(connection.display, xid, connection.root, 0, 0, &x, &y, &child)
-        screenOrigin = Point(x: Double(x), y: Double(y))
-        isMapped = attributes.map_state == IsViewable
+        self.native = native
+        size = state.size
+        application.register(self, for: xid)
+        screenOrigin = state.origin
+        isMapped = state.isViewable
         // Its parent may be any window: only synthetic configures (and the pointer) say where
         // it is on the screen.
         parentIsRootWindow = false
     }
 
-    override var eventMask: Int {
-        StructureNotifyMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask
-            | EnterWindowMask | LeaveWindowMask | FocusChangeMask
+    override var events: WindowEvents {
+        [
+            .structure, .keyPress, .buttonPress, .buttonRelease, .pointerMotion, .pointerEnter, .pointerLeave,
+            .focusChange,
+        ]
     }
+
+    override var isTopLevel: Bool { false }
+    override var drawsContent: Bool { false }
+
+    /// A foreign window is never created by X11UI.
+    override func makeNativeWindow(on connection: DisplayConnection, frame: Rect) -> NativeWindow? { nil }
 
     override func handle(_ event: Event) -> Bool {
         switch event {
         case .expose: break  // the host paints
         case .destroy:
-            releaseForeign()
+            release()
             return false
         default: handleEvent(event)
         }
@@ -86,10 +84,17 @@ public final class ForeignWindow: Window {
         return false
     }
 
-    override func releaseForeign() {
-        if let application, windowID != 0, application.connection.isUsable {
-            XSelectInput(application.connection.display, windowID, hostMask)
-        }
-        super.releaseForeign()
+    /// Lets go of the window: its owner's event mask comes back; X11UI never destroys it.
+    public override func close() {
+        release()
+    }
+
+    private func release() {
+        guard let application, let native else { return }
+        application.toolTips.windowDidDeactivate(self)
+        native.destroy()
+        application.unregister(window: native.id)
+        self.native = nil
+        isMapped = false
     }
 }

@@ -1,28 +1,46 @@
-internal import CX11
+internal import Glibc
 
-/// What a desktop reads from a top-level window beyond its title: its icon, the launch it
-/// completes, when the user last used it, and the window manager's protocols.
+/// What a window manager and a desktop read from a top-level window: its title and class, the
+/// ICCCM hints and protocols, its icon, the launch it completes, and when the user last used it.
 extension Window {
     // MARK: - Properties
 
+    /// Writes the properties of a new top-level window, before its first map.
+    func writeTopLevelProperties() {
+        guard let native else { return }
+        writeTitle()
+        writeWindowClass()
+        native.setWMProtocols([\.wmDeleteWindow, \.netWMPing])
+        native.setLongProperty(\.netWMPid, type: \.cardinal, [Int(getpid())])
+        native.setStringProperty(\.wmClientMachine, [DisplayConnection.hostName])
+        native.setAtomProperty(\.netWMWindowType, [\.netWMWindowTypeNormal])
+        native.setNormalWMHints()
+        native.setNormalSizeHints(position: requestedPosition)
+        writeDesktopProperties()
+    }
+
+    /// Writes the title as `_NET_WM_NAME` (UTF-8) and WM_NAME.
+    func writeTitle() {
+        native?.setUTF8Property(\.netWMName, title)
+        native?.setUTF8Property(\.wmName, title)
+    }
+
     /// Writes the desktop's properties of a new top-level window, before its first map:
     /// `_NET_WM_ICON`, and `_NET_STARTUP_ID` and `_NET_WM_USER_TIME` when they are known.
-    func writeDesktopProperties(_ connection: DisplayConnection) {
-        guard let application else { return }
+    func writeDesktopProperties() {
+        guard let application, let native else { return }
         writeIcon()
-        let atoms = connection.atoms
         if let startup = application.desktop.startup {
-            connection.setUTF8Property(windowID, atoms.netStartupID, startup.id)
+            native.setUTF8Property(\.netStartupID, startup.id)
         }
         if let time = application.initialUserTime {
-            connection.setLongProperty(windowID, atoms.netWMUserTime, type: atoms.cardinal, [Int(time)])
+            native.setLongProperty(\.netWMUserTime, type: \.cardinal, [Int(time)])
         }
     }
 
     /// Writes `icon` as `_NET_WM_ICON` (deletes the property when there is no icon).
     func writeIcon() {
-        guard case .topLevel = kind, let connection = application?.connection, connection.isUsable, windowID != 0
-        else { return }
+        guard isTopLevel, let native, native.connection.isUsable else { return }
         var data: [Int] = []
         var sizes: [Size] = []
         for image in icon where !sizes.contains(image.size) {
@@ -36,16 +54,16 @@ extension Window {
             data += entry
         }
         if data.isEmpty {
-            XDeleteProperty(connection.display, windowID, connection.atoms.netWMIcon)
+            native.deleteProperty(\.netWMIcon)
         } else {
-            connection.setLongProperty(windowID, connection.atoms.netWMIcon, type: connection.atoms.cardinal, data)
+            native.setLongProperty(\.netWMIcon, type: \.cardinal, data)
         }
     }
 
     /// Writes WM_CLASS (instance and class names).
     func writeWindowClass() {
-        guard case .topLevel = kind, let connection = application?.connection, windowID != 0 else { return }
-        connection.setStringProperty(windowID, connection.atoms.wmClass, [windowClass.instance, windowClass.className])
+        guard isTopLevel else { return }
+        native?.setStringProperty(\.wmClass, [windowClass.instance, windowClass.className])
     }
 
     /// The WM_CLASS instance name X11UI gives windows: `RESOURCE_NAME` when set (as ICCCM
@@ -78,8 +96,7 @@ extension Window {
     func noteUserInput(at time: UInt) {
         guard let application, time != 0 else { return }
         application.noteUserInput(at: time)
-        guard case .topLevel = kind, windowID != 0 else { return }
-        let atoms = application.connection.atoms
-        application.connection.setLongProperty(windowID, atoms.netWMUserTime, type: atoms.cardinal, [Int(time)])
+        guard isTopLevel else { return }
+        native?.setLongProperty(\.netWMUserTime, type: \.cardinal, [Int(time)])
     }
 }

@@ -1,5 +1,3 @@
-internal import CX11
-
 /// Which views the pointer is over and which one took the last press.
 struct HoverState {
     /// The views under the pointer, outermost first.
@@ -57,7 +55,7 @@ extension Window {
             isMapped = false
             application.toolTips.windowDidDeactivate(self)
         case .destroy:
-            if windowID != 0 { close() }
+            if native != nil { close() }
         case .clientMessage(_, let type, let data):
             if type == application.connection.atoms.wmProtocols { handleWindowManagerProtocol(data) }
         case .pointerEnter(let p), .pointerMotion(let p):
@@ -96,7 +94,7 @@ extension Window {
     func expose(_ rect: Rect, remaining: Int) {
         exposed = exposed.union(rect)
         if remaining == 0 {
-            buffer?.copy(exposed, to: windowID)
+            buffer?.copy(exposed, to: xid)
             exposed = .zero
         }
     }
@@ -118,12 +116,8 @@ extension Window {
     /// Asks the server where the window is (one round trip, at map time under a reparenting
     /// window manager only).
     private func queryScreenOrigin() {
-        guard let connection = application?.connection, connection.isUsable else { return }
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var child: UInt = 0
-        XTranslateCoordinates(connection.display, windowID, connection.root, 0, 0, &x, &y, &child)
-        screenOrigin = Point(x: Double(x), y: Double(y))
+        guard let origin = native?.originOnRoot() else { return }
+        screenOrigin = origin
     }
 
     // MARK: - Pointer

@@ -1,4 +1,3 @@
-internal import CX11
 internal import Glibc
 
 /// A top-level window: a frame the window manager decorates, holding a tree of views.
@@ -14,27 +13,25 @@ internal import Glibc
 /// `_NET_WM_ICON`, and `_NET_WM_USER_TIME` on every key and button press; the first top-level
 /// window shown completes the program's startup notification. It paints through a back buffer
 /// the size of the window.
+///
+/// Popups (``PopupWindow``) and windows of a host program (``ForeignWindow``) are subclasses;
+/// a window embedded in a host's window (``init(embeddedIn:frame:content:application:)``) is a
+/// `Window` with a parent.
 @MainActor
 open class Window: EventTarget {
-    /// What kind of X window this is.
-    enum Kind {
-        case topLevel
-        /// Override-redirect: the window manager leaves it alone (tooltips, menus).
-        case popup
-        /// A child of a window another program owns.
-        case embedded(parent: UInt)
-        /// A window X11UI did not create and does not draw (tooltips only).
-        case foreign(UInt)
-    }
-
-    let kind: Kind
     /// The application the window belongs to (nil when none was open when it was created).
     public private(set) weak var application: Application?
-    /// The X window, once shown (0 before).
-    public private(set) var windowID: UInt = 0
+    /// The X window, once shown (nil before, and after `close()`).
+    public var windowID: X11WindowID? { native.map { X11WindowID(rawValue: $0.id) } }
+    /// The X window, once created.
+    var native: NativeWindow?
+    /// The X window's id, 0 when there is none.
+    var xid: UInt { native?.id ?? 0 }
+    /// The host's window an embedded window is a child of; nil for a window on the root.
+    let embeddingParent: UInt?
     var buffer: BackBuffer?
-    private var dirty = Rect.zero
-    private var needsLayout = true
+    var dirty = Rect.zero
+    var needsLayout = true
     var isMapped = false
     var parentIsRootWindow = true
 
@@ -43,7 +40,7 @@ open class Window: EventTarget {
 
     /// The window's title, shown by the window manager.
     public var title: String {
-        didSet { if windowID != 0 { writeTitle() } }
+        didSet { if native != nil { writeTitle() } }
     }
 
     /// The view that fills the window.
@@ -78,7 +75,7 @@ open class Window: EventTarget {
 
     /// The size of the window's inside in pixels; nil until known (from the init or the
     /// content).
-    public private(set) var size: Size?
+    public internal(set) var size: Size?
 
     /// The position asked for at `show()` (top-left corner on the screen); nil lets the window
     /// manager choose (and puts the window at the top left when there is none). Kept finite
@@ -104,7 +101,7 @@ open class Window: EventTarget {
     ///   - application: the application; nil uses `Application.current`.
     public init(title: String, size: Size? = nil, content: View? = nil, application: Application? = nil) {
         self.title = title
-        self.kind = .topLevel
+        embeddingParent = nil
         self.application = application ?? Application.current
         let scale = self.application?.scale ?? 1
         self.size = size.flatMap { $0.width.isNaN || $0.height.isNaN ? nil : Self.windowSize($0, scale: scale) }
@@ -115,9 +112,10 @@ open class Window: EventTarget {
         self.content = content
     }
 
-    init(kind: Kind, application: Application?) {
+    /// For subclasses: a window on the root with no title.
+    init(untitledIn application: Application?) {
         title = ""
-        self.kind = kind
+        embeddingParent = nil
         self.application = application ?? Application.current
         windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
         rootView.window = self
@@ -143,14 +141,17 @@ open class Window: EventTarget {
             Log.warning("Window \"\(title)\" has no open Application to show it on")
             return
         }
-        if windowID == 0 { create(in: application) }
-        guard windowID != 0 else { return }
+        if native == nil { create(in: application) }
+        guard let native else { return }
         updateIfNeeded()
-        XMapRaised(application.connection.display, windowID)
+        if raisesWhenShown { native.mapRaised() } else { native.map() }
         let wasMapped = isMapped
         isMapped = true
-        if case .topLevel = kind { application.completeStartupNotification() }
-        if !wasMapped { application.accessibility?.windowDidChangeVisibility(self, isVisible: true) }
+        if isTopLevel { application.completeStartupNotification() }
+        if !wasMapped {
+            didMap()
+            if reportsVisibility { application.accessibility?.windowDidChangeVisibility(self, isVisible: true) }
+        }
         application.connection.flush()
     }
 
@@ -164,9 +165,11 @@ open class Window: EventTarget {
     ///   - frame: where the views go in it.
     ///   - content: the view filling the rectangle.
     ///   - application: the application (on the host's display); nil uses `Application.current`.
-    public init(embeddedIn parent: UInt, frame: Rect, content: View? = nil, application: Application? = nil) {
+    public init(
+        embeddedIn parent: X11WindowID, frame: Rect, content: View? = nil, application: Application? = nil
+    ) {
         title = ""
-        kind = .embedded(parent: parent)
+        embeddingParent = parent.rawValue
         self.application = application ?? Application.current
         windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
         size = Self.windowSize(frame.validated.size, scale: 1)
@@ -183,81 +186,42 @@ open class Window: EventTarget {
         let rect = frame.validated.integral
         let newSize = Self.windowSize(rect.size, scale: 1)
         requestedPosition = rect.origin
-        if case .embedded = kind {} else { screenOrigin = rect.origin }
+        if !isEmbedded { screenOrigin = rect.origin }
         if newSize != size { setSizeWithoutRequest(newSize) }
-        guard let application, windowID != 0, application.connection.isUsable else { return }
-        XMoveResizeWindow(
-            application.connection.display, windowID, Int32(rect.minX), Int32(rect.minY), UInt32(newSize.width),
-            UInt32(newSize.height))
-    }
-
-    /// Takes on a foreign window: X11UI routes its events here but neither draws nor owns it.
-    func adoptForeign(_ xid: UInt, size: Size) {
-        guard let application else { return }
-        windowID = xid
-        self.size = size
-        application.connection.adopt(xid)
-        application.register(self, for: xid)
-    }
-
-    /// Lets go of a foreign window.
-    func releaseForeign() {
-        guard let application, windowID != 0 else { return }
-        application.toolTips.windowDidDeactivate(self)
-        application.connection.release(windowID)
-        application.unregister(window: windowID)
-        windowID = 0
-        isMapped = false
+        native?.setFrame(Rect(origin: rect.origin, size: newSize))
     }
 
     /// Creates the X window and paints it, without mapping it (popups map themselves).
     func createWithoutMapping() {
-        guard let application, !application.isClosed, windowID == 0 else { return }
+        guard let application, !application.isClosed, native == nil else { return }
         create(in: application)
     }
 
     /// Unmaps the window; `show()` brings it back.
     public func hide() {
-        guard let application, windowID != 0, isMapped else { return }
-        XUnmapWindow(application.connection.display, windowID)
+        guard let application, let native, isMapped else { return }
+        native.unmap()
         isMapped = false
-        application.toolTips.windowDidDeactivate(self)
-        application.accessibility?.windowDidChangeVisibility(self, isVisible: false)
+        if feedsToolTips { application.toolTips.windowDidDeactivate(self) }
+        if reportsVisibility { application.accessibility?.windowDidChangeVisibility(self, isVisible: false) }
     }
 
     /// Destroys the X window. The window can be shown again (a new X window is made).
     public func close() {
-        guard let application, windowID != 0 else { return }
-        if case .foreign = kind {
-            releaseForeign()
-            return
-        }
+        guard let application, let native else { return }
         application.toolTips.windowDidDeactivate(self)
-        if isMapped { application.accessibility?.windowDidChangeVisibility(self, isVisible: false) }
-        if application.connection.isUsable {
-            XDestroyWindow(application.connection.display, windowID)
+        if isMapped, reportsVisibility {
+            application.accessibility?.windowDidChangeVisibility(self, isVisible: false)
         }
-        application.connection.release(windowID)
-        application.unregister(window: windowID)
-        windowID = 0
+        native.destroy()
+        application.unregister(window: native.id)
+        self.native = nil
         buffer = nil
         isMapped = false
         focusState = FocusState()
         hover = HoverState()
-        application.openWindows.removeAll { $0 === self }
         onClose?()
-        if case .topLevel = kind, application.quitsWhenLastWindowCloses,
-            !application.openWindows.contains(where: { if case .topLevel = $0.kind { true } else { false } })
-        {
-            application.quit()
-        }
-    }
-
-    /// The visual, depth and colormap the X window is created with (popups may differ).
-    func visualConfiguration(
-        _ connection: DisplayConnection
-    ) -> (visual: UnsafeMutablePointer<Visual>, depth: Int32, colormap: UInt) {
-        (connection.visual, connection.depth, connection.colormap)
+        application.windowDidClose(self)
     }
 
     private func create(in application: Application) {
@@ -266,203 +230,60 @@ open class Window: EventTarget {
         if size == nil {
             size = Self.windowSize(rootView.subviews.first?.idealSize ?? Size(width: 200, height: 100), scale: 1)
         }
-        let (visual, depth, colormap) = visualConfiguration(connection)
-        var attributes = XSetWindowAttributes()
-        attributes.background_pixmap = 0  // None: the back buffer paints everything, no flash
-        attributes.border_pixel = 0
-        attributes.colormap = colormap
-        attributes.bit_gravity = NorthWestGravity
-        attributes.event_mask = eventMask
-        var mask = UInt(CWBackPixmap | CWBorderPixel | CWColormap | CWBitGravity | CWEventMask)
-        let parent: UInt
-        switch kind {
-        case .topLevel: parent = connection.root
-        case .popup:
-            parent = connection.root
-            attributes.override_redirect = 1
-            attributes.save_under = 1
-            mask |= UInt(CWOverrideRedirect | CWSaveUnder)
-        case .embedded(let host): parent = host
-        case .foreign: return
-        }
-        let origin = requestedPosition ?? .zero
-        let s = size ?? Size(width: 1, height: 1)
-        windowID = XCreateWindow(
-            connection.display, parent, Int32(origin.x), Int32(origin.y), UInt32(max(1, s.width)),
-            UInt32(max(1, s.height)), 0, depth, UInt32(InputOutput), visual, mask, &attributes)
-        connection.adopt(windowID)
-        application.register(self, for: windowID)
-        if case .topLevel = kind {
-            writeTopLevelProperties(connection)
-            application.openWindows.append(self)
+        let frame = Rect(origin: requestedPosition ?? .zero, size: size ?? Size(width: 1, height: 1))
+        guard let native = makeNativeWindow(on: connection, frame: frame) else { return }
+        self.native = native
+        application.register(self, for: native.id)
+        if isTopLevel {
+            writeTopLevelProperties()
+            application.windowDidOpen(self)
             screenOrigin = requestedPosition
         }
-        didCreateWindow(connection)
+        didCreateWindow(native)
     }
+
+    // MARK: - What subclasses vary
+
+    /// Makes the X window (a popup's is override-redirect; a foreign window makes none).
+    func makeNativeWindow(on connection: DisplayConnection, frame: Rect) -> NativeWindow? {
+        NativeWindow.create(on: connection, parent: embeddingParent, frame: frame, events: events)
+    }
+
+    /// The events the window selects.
+    var events: WindowEvents {
+        [
+            .exposure, .structure, .keyPress, .keyRelease, .buttonPress, .buttonRelease, .pointerMotion,
+            .pointerEnter, .pointerLeave, .focusChange,
+        ]
+    }
+
+    /// Whether this is a top-level window: one the window manager frames, with the desktop's
+    /// properties, that counts for `Application.quitsWhenLastWindowCloses`.
+    var isTopLevel: Bool { embeddingParent == nil }
+
+    /// Whether the window is a child of a host program's window.
+    var isEmbedded: Bool { embeddingParent != nil }
+
+    /// Whether X11UI paints the window (a foreign window's owner paints it).
+    var drawsContent: Bool { true }
+
+    /// Whether `show()` raises the window above its siblings (the tooltip's window is raised
+    /// when it is placed).
+    var raisesWhenShown: Bool { true }
+
+    /// Whether showing and hiding the window is announced to assistive technologies (the
+    /// tooltip's window is announced as the tooltip instead).
+    var reportsVisibility: Bool { true }
 
     /// Whether the window's pointer and focus events go to the tooltip controller as events of
     /// an application window; the tooltip's own window reports its events itself.
     var feedsToolTips: Bool { true }
 
     /// Hook for subclasses: the X window exists now.
-    func didCreateWindow(_ connection: DisplayConnection) {}
+    func didCreateWindow(_ native: NativeWindow) {}
 
-    var eventMask: Int {
-        ExposureMask | StructureNotifyMask | KeyPressMask | KeyReleaseMask | ButtonPressMask
-            | ButtonReleaseMask | PointerMotionMask | EnterWindowMask | LeaveWindowMask | FocusChangeMask
-    }
-
-    private func writeTopLevelProperties(_ connection: DisplayConnection) {
-        let atoms = connection.atoms
-        writeTitle()
-        writeWindowClass()
-        var protocols = [atoms.wmDeleteWindow, atoms.netWMPing]
-        XSetWMProtocols(connection.display, windowID, &protocols, Int32(protocols.count))
-        connection.setLongProperty(windowID, atoms.netWMPid, type: atoms.cardinal, [Int(getpid())])
-        connection.setStringProperty(windowID, atoms.wmClientMachine, [DisplayConnection.hostName])
-        connection.setLongProperty(
-            windowID, atoms.netWMWindowType, type: atoms.atom, [Int(atoms.netWMWindowTypeNormal)])
-        var hints = XWMHints()
-        hints.flags = InputHint | StateHint
-        hints.input = 1
-        hints.initial_state = NormalState
-        XSetWMHints(connection.display, windowID, &hints)
-        var sizeHints = XSizeHints()
-        if let position = requestedPosition {
-            sizeHints.flags = USPosition | PPosition
-            sizeHints.x = Int32(position.x)
-            sizeHints.y = Int32(position.y)
-        }
-        XSetWMNormalHints(connection.display, windowID, &sizeHints)
-        writeDesktopProperties(connection)
-    }
-
-    private func writeTitle() {
-        guard let connection = application?.connection else { return }
-        connection.setUTF8Property(windowID, connection.atoms.netWMName, title)
-        connection.setUTF8Property(windowID, connection.atoms.wmName, title)
-    }
-
-    // MARK: - Size and position
-
-    /// Resizes the window's inside (and the X window, once shown); the size is in pixels at
-    /// 96 dpi, scaled by `Xft.dpi`.
-    public func resize(to newSize: Size) {
-        let clamped = Self.windowSize(newSize, scale: application?.scale ?? 1)
-        guard clamped != size else { return }
-        size = clamped
-        if let application, windowID != 0 {
-            XResizeWindow(application.connection.display, windowID, UInt32(clamped.width), UInt32(clamped.height))
-        }
-        setNeedsLayout()
-        invalidate(bounds)
-    }
-
-    /// The largest window side X11UI makes, in pixels.
-    static let maximumSide = XRange.largestWindowSide
-
-    /// The one rule for a window's size in pixels, from any source (the initializer, `resize`,
-    /// `setFrame`, the content's ideal size): scaled, rounded, at least 1 and at most
-    /// `maximumSide` on each side; NaN is 1.
-    static func windowSize(_ size: Size, scale: Double) -> Size {
-        func side(_ length: Double) -> Double {
-            (length * scale).rounded().clamped(to: 1...maximumSide, nan: 1)
-        }
-        return Size(width: side(size.width), height: side(size.height))
-    }
-
-    /// Records a new size the caller has already asked the server for (or will, in the same
-    /// request as a move), and repaints.
-    func setSizeWithoutRequest(_ newSize: Size) {
-        size = newSize
-        setNeedsLayout()
-        invalidate(bounds)
-    }
-
-    /// Moves the window (root coordinates for top-levels and popups; the parent's for embedded).
-    public func move(to origin: Point) {
-        let origin = origin.validated
-        requestedPosition = origin
-        if case .embedded = kind {} else { screenOrigin = origin }
-        if let application, windowID != 0 {
-            XMoveWindow(application.connection.display, windowID, Int32(origin.x), Int32(origin.y))
-        }
-    }
-
-    // MARK: - Layout and painting
-
-    /// Asks for layout in the next turn.
-    func setNeedsLayout() {
-        needsLayout = true
-        application?.setNeedsUpdate(self)
-    }
-
-    /// Adds a rectangle (window coordinates) to the area repainted in the next turn.
-    func invalidate(_ rect: Rect) {
-        dirty = dirty.union(rect.intersection(bounds))
-        application?.setNeedsUpdate(self)
-    }
-
-    /// Forgets the damage gathered so far: the back buffer already shows what it would paint
-    /// (a tooltip shown again with the content it was painted with).
-    func discardDamage() { dirty = .zero }
-
-    /// Lays out if asked, paints the damaged area into the back buffer and copies it out.
-    func updateIfNeeded() {
-        guard let application, windowID != 0, let size else { return }
-        layoutIfNeeded()
-        if case .foreign = kind { return }
-        let width = Int32(size.width.rounded(.up))
-        let height = Int32(size.height.rounded(.up))
-        if !(buffer?.canServe(width: width, height: height) ?? false) {
-            let (visual, depth, colormap) = visualConfiguration(application.connection)
-            buffer = BackBuffer(
-                resources: application.resources, window: windowID, visual: visual, depth: depth,
-                colormap: colormap, width: width, height: height)
-            dirty = bounds
-        }
-        guard let buffer, !dirty.isEmpty else { return }
-        let area = dirty.integral.intersection(bounds)
-        dirty = .zero
-        paint(area, into: buffer, scale: application.scale)
-        if isMapped { buffer.copy(area, to: windowID) }
-    }
-
-    /// Lays the view tree out now if it is due; events handled before the end of the turn
-    /// (hit tests) call it so that they never see a stale layout.
-    func layoutIfNeeded() {
-        guard needsLayout else { return }
-        needsLayout = false
-        rootView.frame = bounds
-        content?.frame = bounds
-        rootView.layoutIfNeeded()
-        didLayout()
-    }
-
-    /// Paints `area` of the view tree into the buffer.
-    func paint(_ area: Rect, into buffer: BackBuffer, scale: Double) {
-        buffer.setTextClip(area)
-        let context = DrawContext(buffer: buffer, clip: area, scale: scale)
-        context.withTranslation(dx: 0, dy: 0, clippedTo: area) {
-            context.clear(area)
-            rootView.drawHierarchy(in: context)
-            // The standard focus ring lies outside its view: drawn last, clipped by no
-            // container, so that it shows whole even around a view at a stack's edge.
-            if let focused = focusedView, focused.showsFocusRing, !focused.drawsOwnFocusRing,
-                focused.isVisibleInWindow
-            {
-                let origin = focused.convertToWindow(Point.zero)
-                context.withTranslation(dx: origin.x, dy: origin.y, clippedTo: nil) {
-                    focused.drawStandardFocusRing(in: context)
-                }
-            }
-        }
-    }
-
-    /// Hook: the view tree was just laid out.
-    func didLayout() {
-        application?.inspector?.windowDidLayout(self)
-    }
+    /// Hook for subclasses: `show()` just mapped the window.
+    func didMap() {}
 
     // MARK: - Event state (see Window+Events.swift)
 
