@@ -451,7 +451,7 @@ open class View {
     open func buttonReleased(_ event: ViewButtonEvent) {}
 
     /// A key was pressed while the view had focus; return true when handled.
-    open func keyPressed(_ event: KeyEvent) -> Bool { false }
+    open func keyPressed(_ event: ViewKeyEvent) -> Bool { false }
 
     /// The view gained or lost keyboard focus.
     open func focusDidChange() {

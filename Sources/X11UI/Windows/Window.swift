@@ -203,7 +203,7 @@ open class Window: EventTarget {
     /// Lets go of a foreign window.
     func releaseForeign() {
         guard let application, windowID != 0 else { return }
-        application.toolTips.windowDidDeactivate(self)
+        deliverWindowDeactivated()
         application.connection.release(windowID)
         application.unregister(window: windowID)
         windowID = 0
@@ -221,7 +221,7 @@ open class Window: EventTarget {
         guard let application, windowID != 0, isMapped else { return }
         XUnmapWindow(application.connection.display, windowID)
         isMapped = false
-        application.toolTips.windowDidDeactivate(self)
+        deliverWindowDeactivated()
         application.accessibility?.windowDidChangeVisibility(self, isVisible: false)
     }
 
@@ -232,7 +232,7 @@ open class Window: EventTarget {
             releaseForeign()
             return
         }
-        application.toolTips.windowDidDeactivate(self)
+        deliverWindowDeactivated()
         if isMapped { application.accessibility?.windowDidChangeVisibility(self, isVisible: false) }
         if application.connection.isUsable {
             XDestroyWindow(application.connection.display, windowID)
@@ -476,7 +476,7 @@ open class Window: EventTarget {
         hover.chain.removeAll { $0.isDescendant(of: view) }
         if let pressed = hover.pressedView, pressed.isDescendant(of: view) { hover.pressedView = nil }
         if let focused = focusedView, focused.isDescendant(of: view) { focus(nil) }
-        application?.toolTips.viewDidDisappear(view)
+        deliverViewDidDisappear(view)
     }
 
     /// A view in the window was disabled: it loses focus and the press it took.
