@@ -25,7 +25,7 @@ extension ToolTipController {
             let text = presenter.text
             presenter.hide()
             shown = nil
-            application.inspector?.toolTip(shown: false, source: source, text: text, frame: nil)
+            application.inspector?.toolTip(shown: false, source: source?.identifier, text: text, frame: nil)
             application.accessibility?.toolTipDidChange(source: source)
         case .ask(let source):
             ask(source, again: false)
@@ -132,7 +132,8 @@ extension ToolTipController {
             interaction: WeakInteraction(interaction), point: answer.point, configuration: configuration,
             pointer: pointerOnScreen)
         feed(.placed(geometry.visualFrame))
-        application.inspector?.toolTip(shown: true, source: view, text: presenter.text, frame: geometry.windowFrame)
+        application.inspector?.toolTip(
+            shown: true, source: view.identifier, text: presenter.text, frame: geometry.windowFrame)
         application.accessibility?.toolTipDidChange(source: view)
     }
 }
