@@ -113,11 +113,12 @@ final class InteractionChannelTests {
         #expect(display.run(until: { log.lines.count >= 2 }))
         #expect(log.take() == ["inner key character(\"a\") a", "hook key character(\"a\")"])
 
-        // Focus leaves; the window hides: the views under the pointer hear it.
+        // Focus leaves; the window hides: the views under the pointer hear it, then exits.
         window.focus(nil)
         #expect(log.take() == ["inner focus lost"])
         window.hide()
-        #expect(log.take() == ["inner deactivated", "outer deactivated"])
+        // Hidden, the window has the pointer over none of its views any more: they exit.
+        #expect(log.take() == ["inner deactivated", "outer deactivated", "inner exited", "outer exited"])
     }
 
     /// A wheel step reaches the interactions (a tooltip hides on it), not the views' press hooks.

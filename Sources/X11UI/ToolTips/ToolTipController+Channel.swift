@@ -51,8 +51,8 @@ extension ToolTipController: WindowInteraction {
                 }
             }
         case .pointerExited:
-            guard let location = context.location, let root = context.rootLocation else { return false }
-            pointerLeftWindow(window, at: location, root: root)
+            // Without a location the window stopped being on the screen under the pointer.
+            pointerLeftWindow(window, at: context.location, root: context.rootLocation)
         case .buttonPressed, .buttonReleased:
             guard let location = context.location, let root = context.rootLocation else { return false }
             pointer = (WeakWindow(window), location, root)
@@ -104,8 +104,8 @@ extension ToolTipController: WindowInteraction {
         feed(.pointer(resolvedTarget, at: root))
     }
 
-    private func pointerLeftWindow(_ window: Window, at location: Point, root: Point) {
-        pointer = (WeakWindow(window), location, root)
+    private func pointerLeftWindow(_ window: Window, at location: Point?, root: Point?) {
+        if let location, let root { pointer = (WeakWindow(window), location, root) }
         forgetResolvedTarget()
         feed(.pointer(.nothing, at: root))
     }

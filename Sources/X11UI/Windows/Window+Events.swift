@@ -55,7 +55,7 @@ extension Window {
             application.inspector?.windowDidLayout(self)
         case .unmap:
             isMapped = false
-            deliverWindowDeactivated()
+            deliverWindowDeactivated(pointerLeft: true)
         case .destroy:
             if windowID != 0 { close() }
         case .clientMessage(_, let type, let data):
@@ -266,13 +266,23 @@ extension Window {
 
     /// The window was hidden, closed or lost keyboard focus: the views under the pointer (innermost
     /// first) and the focused view hear it, then the window-wide interactions.
-    func deliverWindowDeactivated() {
+    ///
+    /// When the window stopped being on the screen (`pointerLeft`), the pointer is no longer over
+    /// its views whatever the server reports (it may send the window no leave): they get their
+    /// exits, and the window-wide interactions hear that the pointer left the window, as for a
+    /// real leave. Otherwise a tooltip Escape dismissed would stay suppressed after the window
+    /// is shown again, and resting on its view would never show it.
+    func deliverWindowDeactivated(pointerLeft: Bool = false) {
         var views = Array(hover.chain.reversed())
         if let focused = focusedView, !views.contains(where: { $0 === focused }) { views.append(focused) }
         for view in views {
             for interaction in view.interactions { interaction.handle(.windowDeactivated) }
         }
         _ = deliverToWindowInteractions(.windowDeactivated, InteractionContext(window: self))
+        if pointerLeft, !hover.chain.isEmpty {
+            updateHover(to: nil, at: .zero)
+            _ = deliverToWindowInteractions(.pointerExited, InteractionContext(window: self))
+        }
     }
 
     /// A view (or an ancestor) of the window was removed or hidden.

@@ -203,7 +203,7 @@ open class Window: EventTarget {
     /// Lets go of a foreign window.
     func releaseForeign() {
         guard let application, windowID != 0 else { return }
-        deliverWindowDeactivated()
+        deliverWindowDeactivated(pointerLeft: true)
         application.connection.release(windowID)
         application.unregister(window: windowID)
         windowID = 0
@@ -221,7 +221,7 @@ open class Window: EventTarget {
         guard let application, windowID != 0, isMapped else { return }
         XUnmapWindow(application.connection.display, windowID)
         isMapped = false
-        deliverWindowDeactivated()
+        deliverWindowDeactivated(pointerLeft: true)
         application.accessibility?.windowDidChangeVisibility(self, isVisible: false)
     }
 
@@ -232,7 +232,7 @@ open class Window: EventTarget {
             releaseForeign()
             return
         }
-        deliverWindowDeactivated()
+        deliverWindowDeactivated(pointerLeft: true)
         if isMapped { application.accessibility?.windowDidChangeVisibility(self, isVisible: false) }
         if application.connection.isUsable {
             XDestroyWindow(application.connection.display, windowID)
