@@ -14,10 +14,14 @@
 /// - the window deactivating (hidden, closed, or losing keyboard focus): the views under the
 ///   pointer and the focused view.
 ///
-/// The views' own hooks (``View/pointerMoved(to:)``, ``View/buttonPressed(_:)``,
-/// ``View/keyPressed(_:)``, …) come after the interactions, except that a view's release and
-/// drag hooks come first and the enter and exit hooks come with each view's enter and exit (see
-/// the DocC article "Custom views that draw" for the order of each event).
+/// After the views' interactions, the application's window-wide stage hears the event (the
+/// tooltip coordinator). The views' own hooks keep their place around them: a press and a key
+/// reach the interactions before ``View/buttonPressed(_:)`` and ``View/keyPressed(_:)`` (a
+/// tooltip hears of a press before any view, and Escape that hid one goes no further);
+/// ``View/pointerMoved(to:)``, ``View/pointerDragged(to:)`` and ``View/buttonReleased(_:)`` come
+/// before them; enter and exit hooks come with each view's `.pointerEntered` and
+/// `.pointerExited` (the DocC article "Custom views that draw" gives the order of each event).
+/// Interactions observe: they cannot take an event from the views.
 @MainActor
 public protocol Interaction: AnyObject {
     /// The view the interaction is attached to.
