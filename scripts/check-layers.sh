@@ -14,9 +14,6 @@ max_lines=400
 declare -A over_limit=(
     [Sources/X11UI/Drawing/FontSet.swift]=563
     [Sources/X11UI/Drawing/TextLayout.swift]=556
-    [Sources/X11UI/ToolTips/ToolTipController.swift]=481
-    [Sources/X11UI/ToolTips/ToolTipPlacement.swift]=432
-    [Sources/X11UI/Views/View.swift]=468
 )
 status=0
 while IFS= read -r -d '' file; do

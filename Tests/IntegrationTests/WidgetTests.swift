@@ -165,7 +165,7 @@ final class WidgetTests {
     @Test func controlCCopiesToTheClipboardOnLatinAndNonLatinLayouts() throws {
         final class KeyRecordingTextView: TextView {
             var keys: [Key] = []
-            override func keyPressed(_ event: KeyEvent) -> Bool {
+            override func keyPressed(_ event: ViewKeyEvent) -> Bool {
                 keys.append(event.key)
                 return super.keyPressed(event)
             }

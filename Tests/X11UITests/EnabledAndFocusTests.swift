@@ -30,7 +30,7 @@ import Testing
         button.isEnabled = false
         button.performClick()
         #expect(
-            !button.keyPressed(KeyEvent(window: 0, key: .space, text: " ", modifiers: [], location: .zero, time: 0)))
+            !button.keyPressed(ViewKeyEvent(key: .space, text: " ")))
         let press = ViewButtonEvent(button: .primary, location: Point(x: 5, y: 5), clickCount: 1, modifiers: [])
         #expect(!button.buttonPressed(press))
         #expect(!button.isPressed)
@@ -38,7 +38,7 @@ import Testing
         // Enabled again, the same calls click.
         button.isEnabled = true
         button.performClick()
-        #expect(button.keyPressed(KeyEvent(window: 0, key: .space, text: " ", modifiers: [], location: .zero, time: 0)))
+        #expect(button.keyPressed(ViewKeyEvent(key: .space, text: " ")))
         #expect(clicks == 2)
     }
 

@@ -1,92 +1,52 @@
 /// X resources, the X11 way to configure programs: `xrdb` loads them into the
-/// RESOURCE_MANAGER property and X11UI reads its tooltip defaults from there at start-up.
-///
-/// ```
-/// X11UI*ToolTip.background:    #202020
-/// X11UI*ToolTip.foreground:    #f0f0f0
-/// tooltip-demo.toolTip.initialDelay: 800
-/// ```
-///
-/// Paths are `<program>.toolTip.<attribute>` by name and `X11UI.ToolTip.<Attribute>` by class.
-/// Attributes: `style` (`dark` or `light`, the base the others adjust), `background`,
-/// `foreground`, `border` (colours: `#rgb`, `#rrggbb`, `#rrggbbaa` or a name), `font` (a
-/// fontconfig family), `fontSize`, `maxWidth`, `maxHeight`, `cornerRadius`, `padding` (pixels at
-/// 96 dpi), and `initialDelay`, `browseDelay`, `browseTimeout`, `hoverGrace`, `autoHide`
-/// (milliseconds; `autoHide: 0` keeps tooltips until dismissed). A bad value is ignored with one
-/// warning on standard error.
+/// RESOURCE_MANAGER property, and the layers above read their keys through ``ResourceReader``
+/// (the tooltip defaults: see ToolTips/ToolTipController+Resources.swift).
 extension Application {
-    /// The attributes read below, by name and by class.
-    nonisolated static let resourceAttributes: Set<String> = {
-        let names = [
-            "style", "background", "foreground", "border", "font", "fontSize", "maxWidth", "maxHeight",
-            "cornerRadius", "padding", "initialDelay", "browseDelay", "browseTimeout", "hoverGrace", "autoHide",
-        ]
-        return Set(names + names.map { $0.prefix(1).uppercased() + $0.dropFirst() })
-    }()
-
-    /// Reads the tooltip defaults from the X resources; called once at start-up.
-    func applyResources() {
+    /// A reader of the resources `<program>.<component>.<attribute>` by name and
+    /// `X11UI.<ComponentClass>.<Attribute>` by class; nil when the database is empty.
+    func resourceReader(component: String, componentClass: String) -> ResourceReader? {
         let database = connection.resources
-        guard !database.isEmpty else { return }
-        let program = Window.programName
-        func value(_ attribute: String) -> String? {
-            let className = attribute.prefix(1).uppercased() + attribute.dropFirst()
-            return database.string(names: [program, "toolTip", attribute], classes: ["X11UI", "ToolTip", className])
-        }
-        func warn(_ attribute: String, _ text: String, _ expected: String) {
-            Log.warning("ignoring X resource ToolTip.\(attribute): \"\(text)\" is not \(expected)")
-        }
-        func number(_ attribute: String, in range: ClosedRange<Double>) -> Double? {
-            guard let text = value(attribute) else { return nil }
-            guard let number = Double(text.trimmingWhitespace), range.contains(number) else {
-                warn(attribute, text, "a number from \(range.lowerBound.compact) to \(range.upperBound.compact)")
-                return nil
-            }
-            return number
-        }
-        func color(_ attribute: String) -> Color? {
-            guard let text = value(attribute) else { return nil }
-            guard let color = Color(parsing: text) else {
-                warn(attribute, text, "a colour")
-                return nil
-            }
-            return color
-        }
+        guard !database.isEmpty else { return nil }
+        return ResourceReader(
+            database: database, program: Window.programName, component: component, componentClass: componentClass)
+    }
+}
 
-        var style = toolTips.style
-        if let text = value("style") {
-            switch text.trimmingWhitespace.lowercased() {
-            case "dark": style = .dark
-            case "light": style = .light
-            default: warn("style", text, "dark or light")
-            }
-        }
-        if let c = color("background") { style.background = c }
-        if let c = color("foreground") { style.foreground = c }
-        if let c = color("border") { style.border = c }
-        if let family = value("font")?.trimmingWhitespace {
-            if family.isEmpty || family.utf8.count > 256 {
-                warn("font", family, "a font family")
-            } else {
-                style.font = Font(family: family, size: style.font.size, weight: style.font.weight)
-            }
-        }
-        if let size = number("fontSize", in: 4...200) { style.font = style.font.withSize(size) }
-        if let width = number("maxWidth", in: 40...4096) { style.maxWidth = width }
-        if let height = number("maxHeight", in: 20...4096) { style.maxHeight = height }
-        if let radius = number("cornerRadius", in: 0...32) { style.cornerRadius = radius }
-        if let padding = number("padding", in: 0...64) { style.padding = EdgeInsets(all: padding) }
-        toolTips.style = style
+/// Typed look-ups of one component's X resources; a bad value is ignored with one warning on
+/// standard error.
+struct ResourceReader {
+    let database: XResources
+    let program: String
+    let component: String
+    let componentClass: String
 
-        var timings = toolTips.timings
-        func delay(_ attribute: String) -> Duration? {
-            number(attribute, in: 0...60_000).map { .milliseconds(Int64($0)) }
+    /// The text of an attribute, by name and by class.
+    func value(_ attribute: String) -> String? {
+        let className = attribute.prefix(1).uppercased() + attribute.dropFirst()
+        return database.string(names: [program, component, attribute], classes: ["X11UI", componentClass, className])
+    }
+
+    func warn(_ attribute: String, _ text: String, _ expected: String) {
+        Log.warning("ignoring X resource \(componentClass).\(attribute): \"\(text)\" is not \(expected)")
+    }
+
+    /// A number within `range`.
+    func number(_ attribute: String, in range: ClosedRange<Double>) -> Double? {
+        guard let text = value(attribute) else { return nil }
+        guard let number = Double(text.trimmingWhitespace), range.contains(number) else {
+            warn(attribute, text, "a number from \(range.lowerBound.compact) to \(range.upperBound.compact)")
+            return nil
         }
-        if let d = delay("initialDelay") { timings.initialDelay = d }
-        if let d = delay("browseDelay") { timings.browseDelay = d }
-        if let d = delay("browseTimeout") { timings.browseTimeout = d }
-        if let d = delay("hoverGrace") { timings.hoverGrace = d }
-        if let d = delay("autoHide") { timings.autoHide = d == .zero ? nil : d }
-        toolTips.timings = timings
+        return number
+    }
+
+    /// A colour: `#rgb`, `#rrggbb`, `#rrggbbaa` or a name.
+    func color(_ attribute: String) -> Color? {
+        guard let text = value(attribute) else { return nil }
+        guard let color = Color(parsing: text) else {
+            warn(attribute, text, "a colour")
+            return nil
+        }
+        return color
     }
 }

@@ -99,54 +99,55 @@ public enum Key: Hashable, Sendable {
 }
 
 /// Where the pointer was during a pointer event.
-public struct PointerEvent: Sendable {
+struct PointerEvent: Sendable {
     /// The X window the event was reported for.
-    public var window: UInt
+    var window: UInt
     /// The position in that window's coordinates.
-    public var location: Point
+    var location: Point
     /// The position on the root window (the screen).
-    public var rootLocation: Point
+    var rootLocation: Point
     /// Modifiers and buttons held.
-    public var modifiers: Modifiers
+    var modifiers: Modifiers
     /// The server time of the event, in milliseconds.
-    public var time: UInt
+    var time: UInt
 }
 
 /// A button press or release.
-public struct ButtonEvent: Sendable {
+struct ButtonEvent: Sendable {
     /// Where the pointer was.
-    public var pointer: PointerEvent
+    var pointer: PointerEvent
     /// The button.
-    public var button: MouseButton
+    var button: MouseButton
 }
 
 /// A key press or release.
-public struct KeyEvent: Sendable {
+struct KeyEvent: Sendable {
     /// The X window the event was reported for.
-    public var window: UInt
+    var window: UInt
     /// The key.
-    public var key: Key
+    var key: Key
     /// The text the key produces (may be empty).
-    public var text: String
+    var text: String
     /// Modifiers held.
-    public var modifiers: Modifiers
+    var modifiers: Modifiers
     /// The pointer's position in the window at the time.
-    public var location: Point
+    var location: Point
     /// The server time of the event, in milliseconds.
-    public var time: UInt
+    var time: UInt
 }
 
 /// Why keyboard focus moved, as X11 reports it in FocusIn and FocusOut.
-public struct FocusChange: Sendable {
+struct FocusChange: Sendable {
     /// The X window the event was reported for.
-    public var window: UInt
+    var window: UInt
     /// Whether the change is real, as opposed to the side effects of a pointer-root focus
     /// following the pointer or of a keyboard grab.
-    public var isReal: Bool
+    var isReal: Bool
 }
 
-/// An X event, translated once from `XEvent` into Swift.
-public enum Event: Sendable {
+/// An X event, translated once from `XEvent` into Swift (internal: views and interactions
+/// receive ``InteractionEvent``, ``ViewButtonEvent`` and ``KeyPress``).
+enum Event: Sendable {
     /// Part of a window needs repainting; `count` more Expose events follow in this series.
     case expose(window: UInt, rect: Rect, count: Int)
     /// The window's size or position changed; the origin is in the parent's coordinates
@@ -194,7 +195,7 @@ public enum Event: Sendable {
     case other(type: Int32, window: UInt)
 
     /// The window the event is about.
-    public var window: UInt {
+    var window: UInt {
         switch self {
         case .expose(let w, _, _), .configure(let w, _, _), .map(let w), .unmap(let w), .destroy(let w),
             .reparent(let w, _), .clientMessage(let w, _, _), .selectionClear(let w, _),
@@ -211,7 +212,7 @@ public enum Event: Sendable {
 }
 
 /// Another client asks for the contents of a selection X11UI owns.
-public struct SelectionConversionRequest: Sendable {
+struct SelectionConversionRequest: Sendable {
     var owner: UInt
     var requestor: UInt
     var selection: UInt

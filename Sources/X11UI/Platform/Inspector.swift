@@ -2,6 +2,10 @@ internal import Glibc
 
 /// Writes JSON lines about layouts and tooltips to the file named by `X11UI_INSPECT` (`-` is
 /// standard error), for debugging and for test tools. Nothing is computed when it is unset.
+///
+/// It knows records, not windows, views or tooltips: the layers that have the data make the
+/// records (Views/Inspector+Views.swift walks a window's views; the tooltip coordinator reports
+/// what it shows).
 @MainActor
 final class Inspector {
     private let file: UnsafeMutablePointer<FILE>
@@ -35,30 +39,28 @@ final class Inspector {
         fflush(file)
     }
 
-    /// `{"event":"layout", …}` with every identified view's frame in root coordinates.
-    func windowDidLayout(_ window: Window) {
-        guard window.native != nil, !(window is PopupWindow) else { return }
-        let origin = window.screenOrigin ?? .zero
-        var views: [String] = []
-        func visit(_ view: View) {
-            guard !view.isHidden else { return }
-            if let id = view.identifier {
-                let f = view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y)
-                views.append(
-                    "{\"id\":\(JSON.string(id)),\"type\":\(JSON.string(String(describing: type(of: view)))),\"frame\":\(JSON.rect(f))}"
-                )
-            }
-            for subview in view.subviews { visit(subview) }
+    /// A view the inspector lists: its identifier, its type's name, its frame on the screen.
+    struct ViewRecord {
+        var identifier: String
+        var type: String
+        var frame: Rect
+    }
+
+    /// `{"event":"layout", …}` with the identified views of a window (the window layer gathers
+    /// them: see `Inspector.windowDidLayout(_:)` in Views/Inspector+Views.swift).
+    func layout(window: UInt, title: String, views: [ViewRecord]) {
+        let list = views.map {
+            "{\"id\":\(JSON.string($0.identifier)),\"type\":\(JSON.string($0.type)),\"frame\":\(JSON.rect($0.frame))}"
         }
-        visit(window.rootView)
         write(
-            "{\"event\":\"layout\",\"window\":\(window.xid),\"title\":\(JSON.string(window.title)),\"views\":[\(views.joined(separator: ","))]}"
+            "{\"event\":\"layout\",\"window\":\(window),\"title\":\(JSON.string(title)),\"views\":[\(list.joined(separator: ","))]}"
         )
     }
 
-    /// `{"event":"tooltip","state":"shown"|"hidden", …}`.
-    func toolTip(shown: Bool, source: View?, text: String, frame: Rect?) {
-        let id = source?.identifier.map(JSON.string) ?? "null"
+    /// `{"event":"tooltip","state":"shown"|"hidden", …}`; `source` is the identifier of the
+    /// tooltip's view.
+    func toolTip(shown: Bool, source: String?, text: String, frame: Rect?) {
+        let id = source.map(JSON.string) ?? "null"
         let frameJSON = frame.map(JSON.rect) ?? "null"
         write(
             "{\"event\":\"tooltip\",\"state\":\"\(shown ? "shown" : "hidden")\",\"source\":\(id),\"text\":\(JSON.string(text)),\"frame\":\(frameJSON)}"

@@ -2,38 +2,49 @@
 /// tooltip window, and the global defaults. At most one tooltip shows at a time, across all the
 /// application's windows.
 ///
-/// Widgets never call it; windows feed it their pointer, button, key and focus events (GTK's
-/// `gtktooltip.c` arrangement), and it drives the pure `ToolTipStateMachine`.
+/// Widgets never call it. Events reach it through the interaction channel: the
+/// ``ToolTipInteraction``s of the views forward what they hear to it, and as the application's
+/// window-wide interaction it hears every window's pointer, button, key, focus and deactivation
+/// events after them, and decides once per event (the one place that knows which tooltip is
+/// shown, like GTK's per-display tooltip). It drives the pure `ToolTipStateMachine`.
 @MainActor
 public final class ToolTipController {
-    private unowned let application: Application
+    unowned let application: Application
     /// The style of tooltips whose interaction sets none.
     public var style: ToolTipStyle = .dark
     /// The delays of tooltips whose interaction sets none.
     public var timings: ToolTipTimings = .standard
 
-    private var machine = ToolTipStateMachine()
-    private var timer: EventTimer?
+    var machine = ToolTipStateMachine()
+    var timer: EventTimer?
     /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
-    private lazy var scheduler: any ToolTipScheduler = RunLoopToolTipScheduler(application: application)
-    private lazy var presenter = ToolTipWindow(application: application)
+    lazy var scheduler: any ToolTipScheduler = RunLoopToolTipScheduler(application: application)
+    lazy var presenter = ToolTipWindow(application: application)
     /// Interactions the machine knows by id (weakly).
-    private var known: [UInt64: WeakInteraction] = [:]
+    var known: [UInt64: WeakInteraction] = [:]
     /// Where the pointer was last seen.
-    private var pointer: (window: WeakWindow, location: Point, root: Point)?
+    var pointer: (window: WeakWindow, location: Point, root: Point)?
     /// The deepest view under the pointer when the target was last resolved, and that target.
-    private weak var resolvedDeepest: View?
-    private var resolvedTarget: ToolTipStateMachine.Target = .nothing
+    weak var resolvedDeepest: View?
+    var resolvedTarget: ToolTipStateMachine.Target = .nothing
     /// The delegate's answer when the pointer entered the region under it: a hover tooltip
     /// shows it rather than asking again, unless a click, a key or `setNeedsUpdate()` came
     /// between.
-    private var resolvedAnswer: Answered?
+    var resolvedAnswer: Answered?
     /// The answer to the last question, for the show or update that follows.
-    private var answered: Answered?
+    var answered: Answered?
     /// The shown tooltip.
-    private var shown: Shown?
+    var shown: Shown?
     /// Set once the application closes: nothing shows any more.
-    private var isTornDown = false
+    var isTornDown = false
+    /// Inputs that arrived while effects were being performed (a delegate that removes its
+    /// view or asks for an update while answering, say); they are applied, in order, once the
+    /// current ones are done.
+    var queuedInputs: [ToolTipStateMachine.Input] = []
+    var isFeeding = false
+    /// What the tooltip interactions of the views forwarded since the window-wide stage last
+    /// came (see ToolTipController+Channel.swift), in the order they heard it.
+    var heard: [(interaction: WeakInteraction, event: InteractionEvent)] = []
 
     init(application: Application) {
         self.application = application
@@ -56,44 +67,12 @@ public final class ToolTipController {
     /// The X window of the tooltip (nil before the first show).
     public var windowID: X11WindowID? { presenter.windowID }
 
-    // MARK: - Events from windows
-
-    func pointerMoved(in window: Window, event: PointerEvent, chain: [View]) {
-        pointer = (WeakWindow(window), event.location, event.rootLocation)
-        if case .source(let current) = resolvedTarget, chain.last === resolvedDeepest,
-            current.region.contains(event.rootLocation)
-        {
-            // Still in the same region of the same view: the delegate is not asked again.
-            feed(.pointer(resolvedTarget, at: event.rootLocation))
-            return
-        }
-        resolvedDeepest = chain.last
-        resolvedTarget = resolve(in: window, at: event.location, chain: chain)
-        feed(.pointer(resolvedTarget, at: event.rootLocation))
-    }
-
-    func pointerLeftWindow(_ window: Window, event: PointerEvent) {
-        pointer = (WeakWindow(window), event.location, event.rootLocation)
-        forgetResolvedTarget()
-        feed(.pointer(.nothing, at: event.rootLocation))
-    }
+    // MARK: - The tooltip window's own events (see ToolTipHostWindow)
 
     /// The pointer is over the tooltip window itself, at `root` (root coordinates).
     func pointerOnToolTip(at root: Point? = nil) {
         forgetResolvedTarget()
         feed(.pointer(.toolTip, at: root))
-    }
-
-    func buttonPressed(in window: Window, event: ButtonEvent, chain: [View]) {
-        pointer = (WeakWindow(window), event.pointer.location, event.pointer.rootLocation)
-        resolvedAnswer = nil  // a click may change what the delegate answers
-        feed(.buttonPress(resolve(in: window, at: event.pointer.location, chain: chain)))
-    }
-
-    func buttonReleased(in window: Window, event: ButtonEvent, chain: [View]) {
-        pointer = (WeakWindow(window), event.pointer.location, event.pointer.rootLocation)
-        resolvedAnswer = nil
-        feed(.buttonRelease(resolve(in: window, at: event.pointer.location, chain: chain)))
     }
 
     /// The pointer left the tooltip window at `root` (root coordinates).
@@ -111,8 +90,6 @@ public final class ToolTipController {
     func buttonPressedOnToolTip() { feed(.buttonPress(.toolTip)) }
     func buttonReleasedOnToolTip() { feed(.buttonRelease(.toolTip)) }
 
-    // MARK: - Interactive content and presses through the tooltip (see ToolTipHostWindow)
-
     /// Whether the shown tooltip's views take pointer and keyboard events: a click tooltip's
     /// do; hover and focus tooltips are not interactive, and a press on one goes through it.
     var shownIsInteractive: Bool { presenter.isShown && shown?.interaction.value?.trigger == .click }
@@ -120,75 +97,6 @@ public final class ToolTipController {
     /// A press on a tooltip that is not interactive: the state machine hides it, before the
     /// press is handed to what lies beneath it.
     func buttonPressedThroughToolTip() { feed(.buttonPress(.toolTip)) }
-
-    /// A key in `window` for the views of the shown click tooltip, when its source is there:
-    /// Tab from the focused source enters them; returns whether the key was used.
-    func contentKeyPressed(_ event: KeyEvent, in window: Window) -> Bool {
-        guard shownIsInteractive, let source = shownSource, source.window === window,
-            let host = presenter.hostWindow
-        else { return false }
-        return host.contentKeyPressed(event, source: source)
-    }
-    /// A key went down in a window whose focused view is `focused`. Escape dismisses the
-    /// tooltip; Space and Return toggle the click tooltip of the focused view (the toggletip
-    /// pattern). Returns whether the key was used up (only Escape that hid a tooltip is: the
-    /// view still acts on Space and Return, a button presses).
-    func keyPressed(_ event: KeyEvent, focused: View? = nil) -> Bool {
-        resolvedAnswer = nil  // a key may change what the delegate answers
-        switch event.key {
-        case .escape:
-            let dismisses = machine.escapeDismisses
-            feed(.escape)
-            return dismisses
-        case .space, .return:
-            guard event.modifiers.isDisjoint(with: [.control, .alt]), let view = focused,
-                let interaction = view.clickToolTipInteraction, interaction.isEnabled, view.isVisibleInWindow,
-                let frame = view.frameOnScreen
-            else { return false }
-            remember(interaction)
-            feed(.activate(source(interaction, region: frame, anchor: .click)))
-            return false
-        default:
-            return false
-        }
-    }
-
-    func focusDidMove(to view: View?, byKeyboard: Bool) {
-        guard let view, let interaction = view.toolTipInteraction, interaction.isEnabled,
-            let frame = view.frameOnScreen
-        else {
-            feed(.focus(nil, byKeyboard: byKeyboard))
-            return
-        }
-        remember(interaction)
-        feed(.focus(source(interaction, region: frame, anchor: .focus), byKeyboard: byKeyboard))
-    }
-
-    /// A view (or an ancestor) was removed or hidden.
-    func viewDidDisappear(_ view: View) {
-        for (id, weak) in known {
-            guard let interaction = weak.value else {
-                feed(.sourceGone(id))
-                continue
-            }
-            if interaction.view?.isDescendant(of: view) ?? true { feed(.sourceGone(id)) }
-        }
-    }
-
-    /// A window was unmapped, closed or lost focus.
-    func windowDidDeactivate(_ window: Window) {
-        let ids = [
-            machine.shown?.interaction, machine.pending?.source.interaction, machine.question?.source.interaction,
-        ]
-        .compactMap { $0 }
-        for id in ids {
-            let owner = known[id]?.value?.view?.window
-            if owner == nil || owner === window {
-                feed(.dismissAll)
-                return
-            }
-        }
-    }
 
     func interactionDidBecomeUnavailable(_ interaction: ToolTipInteraction) {
         feed(.sourceGone(interaction.id))
@@ -245,32 +153,9 @@ public final class ToolTipController {
         presenter.destroy()
     }
 
-    private func forgetResolvedTarget() {
+    func forgetResolvedTarget() {
         resolvedDeepest = nil
         resolvedTarget = .nothing
-    }
-
-    // MARK: - Resolving what is under the pointer
-
-    /// Query bubbling: the innermost view with an enabled interaction that answers for the point
-    /// wins, then its ancestors are asked.
-    private func resolve(in window: Window, at location: Point, chain: [View]) -> ToolTipStateMachine.Target {
-        guard let origin = window.screenOrigin else { return .nothing }
-        for view in chain.reversed() {
-            for case let interaction as ToolTipInteraction in view.interactions where interaction.isEnabled {
-                let local = view.convertFromWindow(location)
-                guard let configuration = interaction.configuration(at: local), configuration.hasContent,
-                    let region = Self.region(of: configuration, in: view.bounds), region.contains(local)
-                else { continue }
-                remember(interaction)
-                resolvedAnswer = Answered(
-                    interaction: WeakInteraction(interaction), point: local, configuration: configuration)
-                let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
-                let anchor: ToolTipStateMachine.Anchor = interaction.trigger == .click ? .click : .pointer
-                return .source(source(interaction, region: screenRegion, anchor: anchor))
-            }
-        }
-        return .nothing
     }
 
     /// The part of the view a configuration covers: its rect clamped to the view, or the whole
@@ -282,14 +167,14 @@ public final class ToolTipController {
         return clamped.isEmpty ? nil : clamped
     }
 
-    private func source(
+    func source(
         _ interaction: ToolTipInteraction, region: Rect, anchor: ToolTipStateMachine.Anchor
     ) -> ToolTipStateMachine.Source {
         ToolTipStateMachine.Source(
             interaction: interaction.id, region: region, anchor: anchor, timings: interaction.timings ?? timings)
     }
 
-    private func remember(_ interaction: ToolTipInteraction) {
+    func remember(_ interaction: ToolTipInteraction) {
         guard known[interaction.id]?.value == nil else { return }
         known[interaction.id] = WeakInteraction(interaction)
         // Keep the table to the sources the machine still refers to, so a pointer crossing
@@ -305,153 +190,11 @@ public final class ToolTipController {
         }
     }
 
-    // MARK: - Driving the machine
-
-    /// Inputs that arrived while effects were being performed (a delegate that removes its
-    /// view or asks for an update while answering, say); they are applied, in order, once the
-    /// current ones are done.
-    private var queuedInputs: [ToolTipStateMachine.Input] = []
-    private var isFeeding = false
-
-    private func feed(_ input: ToolTipStateMachine.Input) {
-        queuedInputs.append(input)
-        guard !isFeeding else { return }
-        isFeeding = true
-        defer { isFeeding = false }
-        while !queuedInputs.isEmpty {
-            let next = queuedInputs.removeFirst()
-            for effect in machine.reduce(next, now: scheduler.now) { perform(effect) }
-        }
-    }
-
-    private func perform(_ effect: ToolTipStateMachine.Effect) {
-        switch effect {
-        case .setTimer(let deadline):
-            timer?.cancel()
-            timer = nil
-            guard !isTornDown else { return }
-            timer = deadline.map { scheduler.schedule(at: $0) { [weak self] in self?.feed(.timer) } }
-        case .hide:
-            guard presenter.isShown else { return }
-            let source = shown?.interaction.value?.view
-            let text = presenter.text
-            presenter.hide()
-            shown = nil
-            application.inspector?.toolTip(shown: false, source: source, text: text, frame: nil)
-            application.accessibility?.toolTipDidChange(source: source)
-        case .ask(let source):
-            ask(source, again: false)
-        case .reask(let source):
-            ask(source, again: true)
-        case .show(let source):
-            present(source, inPlace: false)
-        case .update(let source):
-            present(source, inPlace: true)
-        }
-    }
-
-    /// Asks the delegate for the tooltip of `source` (once per show: the answer given when the
-    /// pointer entered the region is used if nothing happened since that could change it) and
-    /// tells the machine. Inputs the delegate causes while answering are queued before the
-    /// answer, so they decide first.
-    private func ask(_ source: ToolTipStateMachine.Source, again: Bool) {
-        guard !isTornDown, let interaction = known[source.interaction]?.value, let view = interaction.view,
-            let window = view.window, window.isVisible, view.isVisibleInWindow
-        else {
-            feed(.answer(.none))
-            return
-        }
-        window.layoutIfNeeded()
-        guard let origin = window.screenOrigin else {
-            feed(.answer(.none))
-            return
-        }
-        let previous = shown?.interaction.value === interaction ? shown : nil
-        let configuration: ToolTipConfiguration?
-        let point: Point
-        if !again, source.anchor != .focus, let cached = resolvedAnswer, cached.interaction.value === interaction {
-            (point, configuration) = (cached.point, cached.configuration)
-        } else {
-            point = askingPoint(
-                for: source, view: view, window: window, origin: origin, previous: again ? previous : nil)
-            configuration = interaction.configuration(at: point)
-        }
-        resolvedAnswer = nil
-        guard let configuration, configuration.hasContent, let region = Self.region(of: configuration, in: view.bounds),
-            // The delegate may have removed or hidden the view, or disabled the interaction.
-            view.isVisibleInWindow, view.window === window, window.isVisible, interaction.isEnabled,
-            interaction.view === view
-        else {
-            answered = nil
-            feed(.answer(.none))
-            return
-        }
-        let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
-        let unchanged = again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
-        answered = Answered(interaction: WeakInteraction(interaction), point: point, configuration: configuration)
-        feed(.answer(.content(region: screenRegion, unchanged: unchanged)))
-    }
-
-    /// The point the delegate is asked about: where the pointer is for hover and click
-    /// tooltips (if it is still over the view), the middle of the region otherwise; the same
-    /// point again for an update.
-    private func askingPoint(
-        for source: ToolTipStateMachine.Source, view: View, window: Window, origin: Point, previous: Shown?
-    ) -> Point {
-        if let previous { return previous.point }
-        if source.anchor != .focus, let pointer, pointer.window.value === window {
-            let local = view.convertFromWindow(pointer.location)
-            if view.bounds.contains(local) { return local }
-        }
-        return view.convertFromWindow(Point(x: source.region.midX - origin.x, y: source.region.midY - origin.y))
-    }
-
-    /// Shows (or re-renders in place) the tooltip of `source` with the content just answered.
-    private func present(_ source: ToolTipStateMachine.Source, inPlace: Bool) {
-        guard !isTornDown, let answer = answered, let interaction = answer.interaction.value,
-            interaction.id == source.interaction, let view = interaction.view, let window = view.window,
-            window.isVisible, view.isVisibleInWindow, let origin = window.screenOrigin
-        else {
-            feed(.dismissAll)
-            return
-        }
-        answered = nil
-        let configuration = answer.configuration
-        // Hover tooltips keep away from the pointer where it was when they showed; keyboard
-        // and click ones from where it was last seen (an update keeps the first placement's).
-        let pointerOnScreen: Point?
-        if inPlace, let previous = shown, previous.interaction.value === interaction {
-            pointerOnScreen = previous.pointer
-        } else {
-            pointerOnScreen = pointer?.root
-        }
-        let viewOnScreen = view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y)
-        // A whole-view tooltip lines up with what the view looks like (a button's body).
-        let anchor =
-            configuration.sourceRect == nil
-            ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : source.region
-        let placement = interaction.resolvedPlacement
-        presenter.present(
-            configuration.content, style: interaction.style ?? style, placement: placement,
-            source: anchor, pointer: pointerOnScreen,
-            followsPointer: source.anchor == .pointer && placement.anchor == .pointer,
-            avoiding: configuration.sourceRect == nil ? nil : viewOnScreen, transientFor: window.windowID)
-        guard presenter.isShown, let geometry = presenter.geometry else {
-            feed(.dismissAll)  // the display went away: nothing is on the screen
-            return
-        }
-        shown = Shown(
-            interaction: WeakInteraction(interaction), point: answer.point, configuration: configuration,
-            pointer: pointerOnScreen)
-        feed(.placed(geometry.visualFrame))
-        application.inspector?.toolTip(shown: true, source: view, text: presenter.text, frame: geometry.windowFrame)
-        application.accessibility?.toolTipDidChange(source: view)
-    }
 }
 
 /// A delegate's answer, kept from the question to the show.
 @MainActor
-private struct Answered {
+struct Answered {
     var interaction: WeakInteraction
     /// Where (in the view) the delegate was asked.
     var point: Point
@@ -461,7 +204,7 @@ private struct Answered {
 /// The tooltip on the screen: its interaction, the point (its view's coordinates) it was asked
 /// at, its content, and the pointer it was placed away from.
 @MainActor
-private struct Shown {
+struct Shown {
     var interaction: WeakInteraction
     var point: Point
     var configuration: ToolTipConfiguration

@@ -164,8 +164,8 @@ final class ToolTipHostWindow: PopupWindow {
             leaveContent()
             return backwards
         default:
-            for interaction in focused.interactions { interaction.handle(.keyPressed(event)) }
-            return focused.keyPressed(event)
+            for interaction in focused.interactions { interaction.handle(.keyPressed(ViewKeyEvent(event))) }
+            return focused.keyPressed(ViewKeyEvent(event))
         }
     }
 

@@ -138,6 +138,12 @@ public final class ToolTipInteraction: Interaction {
     public func didMove(to view: View?) {
         self.view = view
     }
+
+    /// Forwards what the view heard to the application's tooltip coordinator, which decides
+    /// (once per event, over every tooltip that heard it: the innermost wins) what shows.
+    public func handle(_ event: InteractionEvent) {
+        controller?.interaction(self, heard: event)
+    }
 }
 
 extension ToolTipConfiguration {

@@ -180,7 +180,7 @@ open class Button: View {
         if inside, isEnabledInHierarchy { action?() }
     }
 
-    open override func keyPressed(_ event: KeyEvent) -> Bool {
+    open override func keyPressed(_ event: ViewKeyEvent) -> Bool {
         guard event.key == .space || event.key == .return, isEnabledInHierarchy else { return false }
         action?()
         return true

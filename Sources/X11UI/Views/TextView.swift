@@ -189,7 +189,7 @@ open class TextView: View {
         }
     }
 
-    open override func keyPressed(_ event: KeyEvent) -> Bool {
+    open override func keyPressed(_ event: ViewKeyEvent) -> Bool {
         guard event.modifiers.contains(.control), case .character(let c) = event.key else { return false }
         switch c.lowercased() {
         case "c":

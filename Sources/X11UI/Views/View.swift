@@ -244,66 +244,6 @@ open class View {
         }
     }
 
-    /// Whether the view is `view` or inside it.
-    public func isDescendant(of view: View) -> Bool {
-        var current: View? = self
-        while let v = current {
-            if v === view { return true }
-            current = v.superview
-        }
-        return false
-    }
-
-    /// Whether the view and all its ancestors are shown and in a window.
-    public var isVisibleInWindow: Bool {
-        var current: View? = self
-        while let v = current {
-            if v.isHidden { return false }
-            if v.superview == nil { return v.window != nil }
-            current = v.superview
-        }
-        return false
-    }
-
-    /// The first view in this subtree (depth first, this view included) with an identifier.
-    public func view(withIdentifier identifier: String) -> View? {
-        if self.identifier == identifier { return self }
-        for subview in subviews {
-            if let found = subview.view(withIdentifier: identifier) { return found }
-        }
-        return nil
-    }
-
-    // MARK: - Coordinates
-
-    /// A point in this view's coordinates converted to the window's.
-    public func convertToWindow(_ point: Point) -> Point {
-        var p = point
-        var current: View? = self
-        while let v = current {
-            p = p.offsetBy(dx: v.frame.minX, dy: v.frame.minY)
-            current = v.superview
-        }
-        return p
-    }
-
-    /// A rectangle in this view's coordinates converted to the window's.
-    public func convertToWindow(_ rect: Rect) -> Rect {
-        Rect(origin: convertToWindow(rect.origin), size: rect.size)
-    }
-
-    /// A point in the window's coordinates converted to this view's.
-    public func convertFromWindow(_ point: Point) -> Point {
-        let origin = convertToWindow(Point.zero)
-        return Point(x: point.x - origin.x, y: point.y - origin.y)
-    }
-
-    /// The view's bounds on the screen (root window coordinates), when its window is shown.
-    public var frameOnScreen: Rect? {
-        guard let window, let origin = window.screenOrigin else { return nil }
-        return convertToWindow(bounds).offsetBy(dx: origin.x, dy: origin.y)
-    }
-
     // MARK: - Drawing
 
     /// Marks the whole view for repainting in the next turn of the run loop.
@@ -370,31 +310,10 @@ open class View {
     // MARK: - Interactions
 
     /// The behaviours attached to the view.
-    public private(set) var interactions: [any Interaction] = []
-
-    /// Attaches a behaviour (a tooltip, for instance) to the view.
-    ///
-    /// - Complexity: O(1) (a set of the attached interactions answers "already here?").
-    public func addInteraction(_ interaction: any Interaction) {
-        guard !interactionIDs.contains(ObjectIdentifier(interaction)) else { return }
-        interaction.view?.removeInteraction(interaction)
-        interaction.willMove(to: self)
-        interactions.append(interaction)
-        interactionIDs.insert(ObjectIdentifier(interaction))
-        interaction.didMove(to: self)
-    }
-
-    /// Detaches a behaviour.
-    public func removeInteraction(_ interaction: any Interaction) {
-        guard interactionIDs.contains(ObjectIdentifier(interaction)) else { return }
-        interaction.willMove(to: nil)
-        interactions.removeAll { $0 === interaction }
-        interactionIDs.remove(ObjectIdentifier(interaction))
-        interaction.didMove(to: nil)
-    }
+    public internal(set) var interactions: [any Interaction] = []
 
     /// The identities of `interactions`, for constant-time membership.
-    private var interactionIDs: Set<ObjectIdentifier> = []
+    var interactionIDs: Set<ObjectIdentifier> = []
 
     // MARK: - Layout
 
@@ -451,7 +370,7 @@ open class View {
     open func buttonReleased(_ event: ViewButtonEvent) {}
 
     /// A key was pressed while the view had focus; return true when handled.
-    open func keyPressed(_ event: KeyEvent) -> Bool { false }
+    open func keyPressed(_ event: ViewKeyEvent) -> Bool { false }
 
     /// The view gained or lost keyboard focus.
     open func focusDidChange() {

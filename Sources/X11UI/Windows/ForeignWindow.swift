@@ -91,7 +91,7 @@ public final class ForeignWindow: Window {
 
     private func release() {
         guard let application, let native else { return }
-        application.toolTips.windowDidDeactivate(self)
+        deliverWindowDeactivated(pointerLeft: true)
         native.destroy()
         application.unregister(window: native.id)
         self.native = nil

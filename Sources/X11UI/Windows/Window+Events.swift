@@ -53,7 +53,7 @@ extension Window {
             application.inspector?.windowDidLayout(self)
         case .unmap:
             isMapped = false
-            application.toolTips.windowDidDeactivate(self)
+            deliverWindowDeactivated(pointerLeft: true)
         case .destroy:
             if native != nil { close() }
         case .clientMessage(_, let type, let data):
@@ -64,7 +64,7 @@ extension Window {
         case .pointerLeave(let p):
             // A leave into a child window of ours (an embedded view) still counts as leaving.
             updateHover(to: nil, at: p.location)
-            if feedsToolTips { application.toolTips.pointerLeftWindow(self, event: p) }
+            _ = deliverToWindowInteractions(.pointerExited, context(for: p, deepest: nil))
         case .buttonPress(let b):
             noteUserInput(at: b.pointer.time)
             buttonPressed(b)
@@ -81,7 +81,7 @@ extension Window {
         case .focusOut(let change):
             if change.isReal {
                 focusState.windowHasFocus = false
-                application.toolTips.windowDidDeactivate(self)
+                deliverWindowDeactivated()
                 application.accessibility?.windowDidChangeActivation(self, isActive: false)
             }
         default:
@@ -122,22 +122,21 @@ extension Window {
 
     // MARK: - Pointer
 
+    /// Pointer motion: the enters and exits, the deepest view's hook (or, during a drag, the
+    /// pressed view's drag hook first), then the interactions of the hit chain innermost first,
+    /// then the window-wide interactions.
     private func pointerMoved(_ p: PointerEvent) {
         if let pressed = hover.pressedView {
             pressed.pointerDragged(to: pressed.convertFromWindow(p.location))
-            if feedsToolTips { application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain) }
-            return
+        } else {
+            let hit = rootView.hitTest(p.location)
+            updateHover(to: hit, at: p.location)
+            if let deepest = hover.chain.last {
+                deepest.pointerMoved(to: deepest.convertFromWindow(p.location))
+            }
         }
-        let hit = rootView.hitTest(p.location)
-        updateHover(to: hit, at: p.location)
-        if let deepest = hover.chain.last {
-            deepest.pointerMoved(to: deepest.convertFromWindow(p.location))
-        }
-        for view in hover.chain.reversed() where !view.interactions.isEmpty {
-            let local = view.convertFromWindow(p.location)
-            for interaction in view.interactions { interaction.handle(.pointerMoved(local)) }
-        }
-        if feedsToolTips { application?.toolTips.pointerMoved(in: self, event: p, chain: hover.chain) }
+        deliverToInteractions(of: hover.chain, at: p.location) { .pointerMoved($0) }
+        _ = deliverToWindowInteractions(.pointerMoved(p.location), context(for: p, deepest: hover.chain.last))
     }
 
     /// Sends exits and enters for the views the pointer left and reached.
@@ -166,12 +165,15 @@ extension Window {
     }
 
     private func buttonPressed(_ b: ButtonEvent) {
-        guard let application else { return }
+        guard application != nil else { return }
         let location = b.pointer.location
         let hit = rootView.hitTest(location)
         updateHover(to: hit, at: location)
-        // The tooltip hears of the press first, and never takes it: the widget still gets it.
-        if feedsToolTips { application.toolTips.buttonPressed(in: self, event: b, chain: hover.chain) }
+        // The interactions (a tooltip among them) hear of the press first, wheel steps too, and
+        // never take it: the widget still gets it.
+        deliverToInteractions(of: hover.chain, at: location) { .buttonPressed(b.button, $0) }
+        _ = deliverToWindowInteractions(
+            .buttonPressed(b.button, location), context(for: b.pointer, deepest: hover.chain.last))
         if b.button.isScroll { return }
         let isRepeat =
             b.pointer.time &- hover.lastPressTime <= Window.doubleClickInterval
@@ -180,10 +182,6 @@ extension Window {
         hover.clickCount = isRepeat ? hover.clickCount + 1 : 1
         hover.lastPressTime = b.pointer.time
         hover.lastPressLocation = location
-        for view in hover.chain.reversed() {
-            let local = view.convertFromWindow(location)
-            for interaction in view.interactions { interaction.handle(.buttonPressed(b.button, local)) }
-        }
         // A click focuses the innermost focusable view, without a ring (mouse focus); not in
         // a tooltip, whose views the keyboard reaches from its source.
         if feedsToolTips, let focusable = hover.chain.last(where: { $0.canTakeFocus }) {
@@ -211,27 +209,86 @@ extension Window {
                     button: b.button, location: pressed.convertFromWindow(location), clickCount: hover.clickCount,
                     modifiers: b.pointer.modifiers))
         }
-        for view in hover.chain.reversed() {
-            let local = view.convertFromWindow(location)
-            for interaction in view.interactions { interaction.handle(.buttonReleased(b.button, local)) }
-        }
         // The hover chain may be stale after a drag; bring it up to date.
         updateHover(to: rootView.hitTest(location), at: location)
-        if feedsToolTips { application?.toolTips.buttonReleased(in: self, event: b, chain: hover.chain) }
+        deliverToInteractions(of: hover.chain, at: location) { .buttonReleased(b.button, $0) }
+        _ = deliverToWindowInteractions(
+            .buttonReleased(b.button, location), context(for: b.pointer, deepest: hover.chain.last))
     }
 
     // MARK: - Keyboard
 
+    /// A key: the focused view's interactions, then the window-wide interactions, which may use
+    /// it up (Escape that hid a tooltip, Tab into an open click tooltip's views); then the
+    /// focused view's hook; then Tab moves focus.
     private func keyPressed(_ k: KeyEvent) {
-        // The views of an open click tooltip whose source has focus come first (Tab enters them).
-        if application?.toolTips.contentKeyPressed(k, in: self) == true { return }
-        if application?.toolTips.keyPressed(k, focused: focusedView) == true { return }
-        if let focused = focusedView {
-            for interaction in focused.interactions { interaction.handle(.keyPressed(k)) }
-            if focused.keyPressed(k) { return }
+        let press = ViewKeyEvent(k)
+        let focused = focusedView
+        if let focused {
+            for interaction in focused.interactions { interaction.handle(.keyPressed(press)) }
         }
+        var context = InteractionContext(window: self)
+        context.focused = focused
+        context.key = k
+        if deliverToWindowInteractions(.keyPressed(press), context) { return }
+        if let focused = focusedView, focused.keyPressed(press) { return }
         if k.key == .tab {
             focusNext(backwards: k.modifiers.contains(.shift))
         }
+    }
+
+    // MARK: - The interaction channel
+
+    /// Delivers an event to the interactions of `chain` (outermost first), innermost view first;
+    /// `event` makes each view's event from the point in its coordinates.
+    func deliverToInteractions(of chain: [View], at location: Point, _ event: (Point) -> InteractionEvent) {
+        for view in chain.reversed() where !view.interactions.isEmpty {
+            let local = view.convertFromWindow(location)
+            for interaction in view.interactions { interaction.handle(event(local)) }
+        }
+    }
+
+    /// Delivers an event to the application's window-wide interactions, after the views' ones;
+    /// returns whether one used it up (keys only).
+    func deliverToWindowInteractions(_ event: InteractionEvent, _ context: InteractionContext) -> Bool {
+        guard let application else { return false }
+        for interaction in application.windowInteractions where interaction.handle(event, in: context) {
+            return true
+        }
+        return false
+    }
+
+    /// The window was hidden, closed or lost keyboard focus: the views under the pointer (innermost
+    /// first) and the focused view hear it, then the window-wide interactions.
+    ///
+    /// When the window stopped being on the screen (`pointerLeft`), the pointer is no longer over
+    /// its views whatever the server reports (it may send the window no leave): they get their
+    /// exits, and the window-wide interactions hear that the pointer left the window, as for a
+    /// real leave. Otherwise a tooltip Escape dismissed would stay suppressed after the window
+    /// is shown again, and resting on its view would never show it.
+    func deliverWindowDeactivated(pointerLeft: Bool = false) {
+        var views = Array(hover.chain.reversed())
+        if let focused = focusedView, !views.contains(where: { $0 === focused }) { views.append(focused) }
+        for view in views {
+            for interaction in view.interactions { interaction.handle(.windowDeactivated) }
+        }
+        _ = deliverToWindowInteractions(.windowDeactivated, InteractionContext(window: self))
+        if pointerLeft, !hover.chain.isEmpty {
+            updateHover(to: nil, at: .zero)
+            _ = deliverToWindowInteractions(.pointerExited, InteractionContext(window: self))
+        }
+    }
+
+    /// A view (or an ancestor) of the window was removed or hidden.
+    func deliverViewDidDisappear(_ view: View) {
+        application?.windowInteractions.forEach { $0.viewDidDisappear(view, in: self) }
+    }
+
+    private func context(for p: PointerEvent, deepest: View?) -> InteractionContext {
+        var context = InteractionContext(window: self)
+        context.location = p.location
+        context.rootLocation = p.rootLocation
+        context.deepest = deepest
+        return context
     }
 }

@@ -19,7 +19,7 @@ extension Window {
                 focusState.isVisible = byKeyboard
                 view?.focusDidChange()
             }
-            if byKeyboard, feedsToolTips, let view { application?.toolTips.focusDidMove(to: view, byKeyboard: true) }
+            if byKeyboard, let view { deliverFocusGained(to: view, byKeyboard: true) }
             return
         }
         focusState.view = view
@@ -30,10 +30,19 @@ extension Window {
         }
         if let view {
             view.focusDidChange()
-            for interaction in view.interactions { interaction.handle(.focusGained(byKeyboard: byKeyboard)) }
+            deliverFocusGained(to: view, byKeyboard: byKeyboard)
+        } else {
+            _ = deliverToWindowInteractions(.focusLost, InteractionContext(window: self))
         }
-        if feedsToolTips { application?.toolTips.focusDidMove(to: view, byKeyboard: byKeyboard) }
         application?.accessibility?.focusDidMove(from: old, to: view)
+    }
+
+    /// The view's interactions hear that it took focus, then the window-wide interactions.
+    private func deliverFocusGained(to view: View, byKeyboard: Bool) {
+        for interaction in view.interactions { interaction.handle(.focusGained(byKeyboard: byKeyboard)) }
+        var context = InteractionContext(window: self)
+        context.focused = view
+        _ = deliverToWindowInteractions(.focusGained(byKeyboard: byKeyboard), context)
     }
 
     /// The views that take focus, in Tab order (the order of the view tree); hidden and

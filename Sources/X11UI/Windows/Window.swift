@@ -202,14 +202,14 @@ open class Window: EventTarget {
         guard let application, let native, isMapped else { return }
         native.unmap()
         isMapped = false
-        if feedsToolTips { application.toolTips.windowDidDeactivate(self) }
+        if feedsToolTips { deliverWindowDeactivated(pointerLeft: true) }
         if reportsVisibility { application.accessibility?.windowDidChangeVisibility(self, isVisible: false) }
     }
 
     /// Destroys the X window. The window can be shown again (a new X window is made).
     public func close() {
         guard let application, let native else { return }
-        application.toolTips.windowDidDeactivate(self)
+        deliverWindowDeactivated(pointerLeft: true)
         if isMapped, reportsVisibility {
             application.accessibility?.windowDidChangeVisibility(self, isVisible: false)
         }
@@ -297,7 +297,7 @@ open class Window: EventTarget {
         hover.chain.removeAll { $0.isDescendant(of: view) }
         if let pressed = hover.pressedView, pressed.isDescendant(of: view) { hover.pressedView = nil }
         if let focused = focusedView, focused.isDescendant(of: view) { focus(nil) }
-        application?.toolTips.viewDidDisappear(view)
+        deliverViewDidDisappear(view)
     }
 
     /// A view in the window was disabled: it loses focus and the press it took.

@@ -1,0 +1,208 @@
+/// The tooltip coordinator on the interaction channel: the tooltip interactions of the views
+/// forward what they hear (``ToolTipInteraction/handle(_:)``), and the window-wide stage, after
+/// them, decides once per event over what they heard.
+extension ToolTipController: WindowInteraction {
+    /// A tooltip interaction heard an event at its view (the point in the view's coordinates).
+    func interaction(_ interaction: ToolTipInteraction, heard event: InteractionEvent) {
+        switch event {
+        case .pointerMoved, .buttonPressed, .buttonReleased, .keyPressed, .focusGained:
+            heard.append((WeakInteraction(interaction), event))
+        case .pointerEntered, .pointerExited, .focusLost, .windowDeactivated:
+            break  // the window-wide stage of the same event decides
+        }
+    }
+
+    func handle(_ event: InteractionEvent, in context: InteractionContext) -> Bool {
+        let window = context.window
+        // What the interactions of this window's views heard of this event, in order.
+        let heard = self.heard.compactMap { entry -> (ToolTipInteraction, InteractionEvent)? in
+            guard let interaction = entry.interaction.value, interaction.view?.window === window else { return nil }
+            return (interaction, entry.event)
+        }
+        self.heard.removeAll()
+        switch event {
+        case .windowDeactivated:
+            windowDidDeactivate(window)
+            return false
+        case .keyPressed:
+            guard let key = context.key else { return false }
+            // The views of an open click tooltip whose source has focus come first (Tab enters
+            // them).
+            if contentKeyPressed(key, in: window) { return true }
+            let toggled = heard.first { interaction, event in
+                if case .keyPressed = event, interaction.trigger == .click, interaction.view === context.focused {
+                    return true
+                }
+                return false
+            }
+            return keyPressed(key, toggling: toggled?.0)
+        default:
+            break
+        }
+        // Pointer and focus events of the tooltip's own window are its own business.
+        guard window.feedsToolTips else { return false }
+        switch event {
+        case .pointerMoved:
+            guard let location = context.location, let root = context.rootLocation else { return false }
+            pointerMoved(in: window, at: location, root: root, deepest: context.deepest) {
+                heard.compactMap { interaction, event in
+                    if case .pointerMoved(let local) = event { return (interaction, local) }
+                    return nil
+                }
+            }
+        case .pointerExited:
+            // Without a location the window stopped being on the screen under the pointer.
+            pointerLeftWindow(window, at: context.location, root: context.rootLocation)
+        case .buttonPressed, .buttonReleased:
+            guard let location = context.location, let root = context.rootLocation else { return false }
+            pointer = (WeakWindow(window), location, root)
+            resolvedAnswer = nil  // a click may change what the delegate answers
+            let candidates = heard.compactMap { interaction, heardEvent -> (ToolTipInteraction, Point)? in
+                switch (event, heardEvent) {
+                case (.buttonPressed, .buttonPressed(_, let local)), (.buttonReleased, .buttonReleased(_, let local)):
+                    return (interaction, local)
+                default:
+                    return nil
+                }
+            }
+            let target = resolve(in: window, candidates)
+            if case .buttonPressed = event { feed(.buttonPress(target)) } else { feed(.buttonRelease(target)) }
+        case .focusGained(let byKeyboard):
+            let toolTip = heard.first { interaction, event in
+                if case .focusGained = event, interaction.trigger == .hover, interaction.view === context.focused {
+                    return true
+                }
+                return false
+            }
+            focusDidMove(to: toolTip?.0, byKeyboard: byKeyboard)
+        case .focusLost:
+            focusDidMove(to: nil, byKeyboard: false)
+        default:
+            break
+        }
+        return false
+    }
+
+    func viewDidDisappear(_ view: View, in window: Window) {
+        viewDidDisappear(view)
+    }
+
+    /// The pointer moved in `window`; `candidates` (asked for only when the target must be
+    /// resolved again) are the tooltip interactions under it with their points.
+    private func pointerMoved(
+        in window: Window, at location: Point, root: Point, deepest: View?,
+        candidates: () -> [(ToolTipInteraction, Point)]
+    ) {
+        pointer = (WeakWindow(window), location, root)
+        if case .source(let current) = resolvedTarget, deepest === resolvedDeepest, current.region.contains(root) {
+            // Still in the same region of the same view: the delegate is not asked again.
+            feed(.pointer(resolvedTarget, at: root))
+            return
+        }
+        resolvedDeepest = deepest
+        resolvedTarget = resolve(in: window, candidates())
+        feed(.pointer(resolvedTarget, at: root))
+    }
+
+    private func pointerLeftWindow(_ window: Window, at location: Point?, root: Point?) {
+        if let location, let root { pointer = (WeakWindow(window), location, root) }
+        forgetResolvedTarget()
+        feed(.pointer(.nothing, at: root))
+    }
+
+    /// A key in `window` for the views of the shown click tooltip, when its source is there:
+    /// Tab from the focused source enters them; returns whether the key was used.
+    func contentKeyPressed(_ event: KeyEvent, in window: Window) -> Bool {
+        guard shownIsInteractive, let source = shownSource, source.window === window,
+            let host = presenter.hostWindow
+        else { return false }
+        return host.contentKeyPressed(event, source: source)
+    }
+    /// A key went down. Escape dismisses the tooltip; Space and Return toggle `clickToolTip`,
+    /// the first click tooltip of the focused view (the toggletip pattern). Returns whether the
+    /// key was used up (only Escape that hid a tooltip is: the view still acts on Space and
+    /// Return, a button presses).
+    func keyPressed(_ event: KeyEvent, toggling clickToolTip: ToolTipInteraction? = nil) -> Bool {
+        resolvedAnswer = nil  // a key may change what the delegate answers
+        switch event.key {
+        case .escape:
+            let dismisses = machine.escapeDismisses
+            feed(.escape)
+            return dismisses
+        case .space, .return:
+            guard event.modifiers.isDisjoint(with: [.control, .alt]), let interaction = clickToolTip,
+                interaction.isEnabled, let view = interaction.view, view.isVisibleInWindow,
+                let frame = view.frameOnScreen
+            else { return false }
+            remember(interaction)
+            feed(.activate(source(interaction, region: frame, anchor: .click)))
+            return false
+        default:
+            return false
+        }
+    }
+
+    /// Focus moved to the view of `toolTip` (the first hover tooltip of the focused view), or to
+    /// a view without one, or to nothing (nil).
+    func focusDidMove(to toolTip: ToolTipInteraction?, byKeyboard: Bool) {
+        guard let interaction = toolTip, interaction.isEnabled, let view = interaction.view,
+            let frame = view.frameOnScreen
+        else {
+            feed(.focus(nil, byKeyboard: byKeyboard))
+            return
+        }
+        remember(interaction)
+        feed(.focus(source(interaction, region: frame, anchor: .focus), byKeyboard: byKeyboard))
+    }
+
+    /// A view (or an ancestor) was removed or hidden.
+    func viewDidDisappear(_ view: View) {
+        for (id, weak) in known {
+            guard let interaction = weak.value else {
+                feed(.sourceGone(id))
+                continue
+            }
+            if interaction.view?.isDescendant(of: view) ?? true { feed(.sourceGone(id)) }
+        }
+    }
+
+    /// A window was unmapped, closed or lost focus.
+    func windowDidDeactivate(_ window: Window) {
+        let ids = [
+            machine.shown?.interaction, machine.pending?.source.interaction, machine.question?.source.interaction,
+        ]
+        .compactMap { $0 }
+        for id in ids {
+            let owner = known[id]?.value?.view?.window
+            if owner == nil || owner === window {
+                feed(.dismissAll)
+                return
+            }
+        }
+    }
+
+    /// Query bubbling: of the tooltip interactions that heard the event (innermost view first),
+    /// the first enabled one that answers for its point wins.
+    private func resolve(in window: Window, _ candidates: [(ToolTipInteraction, Point)]) -> ToolTipStateMachine.Target {
+        guard let origin = window.screenOrigin else { return .nothing }
+        for (interaction, local) in candidates where interaction.isEnabled {
+            guard let view = interaction.view, let configuration = interaction.configuration(at: local),
+                configuration.hasContent, let region = Self.region(of: configuration, in: view.bounds),
+                region.contains(local)
+            else { continue }
+            remember(interaction)
+            resolvedAnswer = Answered(
+                interaction: WeakInteraction(interaction), point: local, configuration: configuration)
+            let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
+            let anchor: ToolTipStateMachine.Anchor = interaction.trigger == .click ? .click : .pointer
+            return .source(source(interaction, region: screenRegion, anchor: anchor))
+        }
+        return .nothing
+    }
+}
+
+extension Application {
+    /// The application's window-wide interactions, the last stage of the interaction channel
+    /// (see ``WindowInteraction``): the tooltip coordinator.
+    var windowInteractions: [any WindowInteraction] { [toolTips] }
+}
