@@ -16,14 +16,16 @@ final class ToolTipRepaintTests {
         display = try InProcessDisplay()
     }
 
-    /// Presents the tooltip; returns the requests the show took (until the window is mapped
-    /// and the loop is idle) and a sample of the tooltip's pixels.
+    /// Presents the tooltip; returns the requests the show itself made (counted when `present()`
+    /// returns: what the loop does later, such as answering the Expose the map brings, depends on
+    /// when events arrive and varied from 0 to 2 requests under load) and a sample of the
+    /// tooltip's pixels once it is mapped.
     func show(_ interaction: ToolTipInteraction) throws -> (requests: Int, pixels: [UInt32]) {
         let connection = display.app.connection
         let before = connection.nextRequestSerial
         interaction.present()
-        #expect(display.run(until: { !self.probe.mappedPopups().isEmpty }))
         let requests = Int(connection.nextRequestSerial - before)
+        #expect(display.run(until: { !self.probe.mappedPopups().isEmpty }))
         display.run(for: .milliseconds(30))
         let tip = try #require(probe.mappedPopups().first)
         var pixels: [UInt32] = []
@@ -56,7 +58,7 @@ final class ToolTipRepaintTests {
         let again = try show(interaction)
         hide(interaction)
         #expect(again.pixels == first.pixels, "the tooltip shown again looks the same")
-        #expect(again.requests <= 4, "configure, map, copy: \(again.requests) requests")
+        #expect(again.requests <= 3, "configure, map, copy: \(again.requests) requests")
         #expect(first.requests > again.requests + 2)
 
         interaction.defaultToolTip = "Different words, same place"
