@@ -79,9 +79,14 @@ lint:
 # holds the parts of the runtime it uses rather than all of libswiftCore.so (17.2 -> 14.4 MB for
 # the sample scene), and the dynamic loader has eight fewer libraries to map and relocate. The
 # C++ runtime the Swift runtime needs is linked statically too (1.2 MB less): .build/static-cxx
-# holds a linker script named libstdc++.so that points the linker at libstdc++.a.
+# holds a linker script named libstdc++.so that points the linker at libstdc++.a. The executable's
+# 25,000 relative relocations are packed (DT_RELR, `-z pack-relative-relocs`: 605 KB of
+# .rela.dyn that the dynamic loader read at every start become 5 KB; 0.65 MB less resident).
+# gold, the toolchain's default linker, cannot pack them; the toolchain's lld can, and glibc
+# 2.36 (Debian 12) applies them.
 STATIC_CXX := $(CURDIR)/.build/static-cxx
-RELEASE := -c release --static-swift-stdlib -Xlinker -L$(STATIC_CXX)
+RELEASE := -c release --static-swift-stdlib -Xlinker -L$(STATIC_CXX) \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 $(STATIC_CXX)/libstdc++.so:
 	mkdir -p $(STATIC_CXX)
