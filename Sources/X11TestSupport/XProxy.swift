@@ -21,6 +21,8 @@ public final class XProxy: @unchecked Sendable {
         public var errors = 0
         public var bytesUp = 0
         public var bytesDown = 0
+        /// Connections the proxy accepted.
+        public var connections = 0
         /// Requests by major opcode (extensions' majors are assigned by the server).
         public var opcodes: [UInt8: Int] = [:]
 
@@ -32,7 +34,7 @@ public final class XProxy: @unchecked Sendable {
                 requests: a.requests - b.requests, replies: a.replies - b.replies,
                 roundTrips: a.roundTrips - b.roundTrips, events: a.events - b.events,
                 errors: a.errors - b.errors, bytesUp: a.bytesUp - b.bytesUp, bytesDown: a.bytesDown - b.bytesDown,
-                opcodes: opcodes.filter { $0.value != 0 })
+                connections: a.connections - b.connections, opcodes: opcodes.filter { $0.value != 0 })
         }
     }
 
@@ -221,6 +223,7 @@ public final class XProxy: @unchecked Sendable {
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let client = accept(listener, nil, nil)
                 if client >= 0 {
+                    counts.withLock { $0.connections += 1 }
                     let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
                     var address = XProxy.unixAddress(serverSocketPath)
                     if XProxy.withSocketAddress(&address, { connect(server, $0, $1) }) == 0 {

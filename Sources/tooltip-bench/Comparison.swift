@@ -24,6 +24,7 @@ struct Comparison {
         ("startup_round_trips_before_map", "round trips before the first window maps"),
         ("startup_round_trips_total", "round trips until started (300 ms after the map)"),
         ("startup_requests_total", "requests until started"),
+        ("startup_connections", "connections to the server at startup"),
         ("hover_show_overhead_median", "hover show overhead beyond the delay, mapped"),
         ("hover_show_painted_overhead_median", "hover show overhead beyond the delay, painted"),
         ("hide_on_leave_overhead_median", "hide after leaving (beyond any grace)"),
@@ -85,6 +86,7 @@ struct Comparison {
         var beforeMap: [Double] = []
         var total: [Double] = []
         var requests: [Double] = []
+        var connections: [Double] = []
         for _ in 0..<3 {
             proxy.resetFirstMap()
             let before = proxy.snapshot
@@ -95,6 +97,7 @@ struct Comparison {
             }
             total.append(Double(after.roundTrips))
             requests.append(Double(after.requests))
+            connections.append(Double(after.connections))
             child.stop()
             usleep(100_000)
         }
@@ -102,6 +105,7 @@ struct Comparison {
             "\(subject.name).startup_round_trips_before_map", Stats(beforeMap).median, "round-trips", decimals: 0)
         bench.report("\(subject.name).startup_round_trips_total", Stats(total).median, "round-trips", decimals: 0)
         bench.report("\(subject.name).startup_requests_total", Stats(requests).median, "requests", decimals: 0)
+        bench.report("\(subject.name).startup_connections", Stats(connections).median, "connections", decimals: 0)
     }
 
     /// Startup and hover through a TCP proxy that delays each direction by 20 ms.
