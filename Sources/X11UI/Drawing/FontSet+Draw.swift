@@ -24,7 +24,7 @@ extension FontSet {
             guard penX < visible.upperBound + slack else { return false }
             let font = faces[run.face]
             if run.isShaped {
-                let glyphs = shape(bytes, face: run.face)
+                let glyphs = shape(bytes, run: run)
                 let width = glyphs.reduce(0) { $0 + $1.advance }
                 defer { penX += width }
                 guard penX + width > visible.lowerBound - slack else { return true }

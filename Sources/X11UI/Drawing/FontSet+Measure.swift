@@ -24,7 +24,7 @@ extension FontSet {
         forEachRun(in: text) { run, bytes in
             var extents = XGlyphInfo()
             if run.isShaped {
-                for glyph in shape(bytes, face: run.face) {
+                for glyph in shape(bytes, run: run) {
                     var id = FT_UInt(glyph.glyph)
                     XftGlyphExtents(connection.display, faces[run.face], &id, 1, &extents)
                     add(Self.box(extents, x: penX + glyph.offset.x, baseline: ascent - glyph.offset.y))
@@ -52,7 +52,7 @@ extension FontSet {
     /// Xft's extents of unshaped text are the sum of its glyphs' advances (it neither kerns nor
     /// shapes), so adding cached advances gives the same width without building runs: wrapping
     /// a long text measures each word, and most words are ASCII.
-    private func asciiWidth(of text: Substring) -> Double? {
+    func asciiWidth(of text: Substring) -> Double? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
             var total = 0.0
             for byte in bytes {
@@ -85,7 +85,16 @@ extension FontSet {
 
     /// The advance width of one run's bytes.
     private func advance(of bytes: UnsafeBufferPointer<UInt8>, run: Run) -> Double {
-        if run.isShaped { return shape(bytes, face: run.face).reduce(0) { $0 + $1.advance } }
+        if run.isRightToLeft {
+            // Words of a joining script: wrapping measures each word, and the line again.
+            let key = JoinedRun(face: run.face, bytes: Array(bytes))
+            if let cached = joinedAdvances[key] { return cached }
+            let advance = shape(bytes, run: run).reduce(0) { $0 + $1.advance }
+            if joinedAdvances.count >= Self.joinedAdvancesLimit { joinedAdvances.removeAll(keepingCapacity: true) }
+            joinedAdvances[key] = advance
+            return advance
+        }
+        if run.isShaped { return shape(bytes, run: run).reduce(0) { $0 + $1.advance } }
         var extents = XGlyphInfo()
         XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
         return Double(extents.xOff)

@@ -11,22 +11,44 @@ extension FontSet {
         /// Whether the run is shaped with HarfBuzz (it holds clusters that need it: Indic
         /// syllables, emoji sequences) rather than drawn one glyph per character by Xft.
         var isShaped: Bool
+        /// Whether the run holds letters of a joining script (Arabic) given in reading order,
+        /// shaped right to left (`isShaped` is then set too).
+        var isRightToLeft = false
     }
 
     /// Calls `body` for each maximal run of `text` drawn with one face, with the run's UTF-8
-    /// bytes. Characters that draw nothing (controls, joiners, variation selectors) are left
-    /// out, except inside a cluster that is shaped (a joiner is what makes 👨‍👩‍👧 one family); a
-    /// tab becomes a space. A cluster that needs shaping is drawn whole with the face of its
-    /// first visible character (a colour face when the cluster asks for emoji presentation).
+    /// bytes. `text` is in display order, from the left. Characters that draw nothing
+    /// (controls, joiners, variation selectors) are left out, except inside a cluster that is
+    /// shaped (a joiner is what makes 👨‍👩‍👧 one family); a tab becomes a space. A cluster that
+    /// needs shaping is drawn whole with the face of its first visible character (a colour face
+    /// when the cluster asks for emoji presentation). Neighbouring letters of a joining script
+    /// (Arabic) are a run of their own, handed over in reading order to be shaped right to
+    /// left (see `joiningGroup(in:from:)`).
     ///
     /// Runs are at most about `RunBuilder.maxBytes` long (a longer one is handed over in
     /// pieces, between characters), so that no single Xft call gets more than an X request
     /// can carry, and drawing can stop at the clip. `body` returns false to stop early.
     func forEachRun(in text: Substring, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
         var runs = RunBuilder(capacity: min(text.utf8.count, 2 * RunBuilder.maxBytes))
-        if text.unicodeScalars.contains(where: Self.needsShaping) {
-            for character in text {
+        if text.unicodeScalars.contains(where: Self.needsClusters) {
+            var index = text.startIndex
+            while index < text.endIndex {
                 if runs.isStopped { return }
+                if let group = joiningGroup(in: text, from: index) {
+                    // Reading order is display order reversed, a character (a letter and its
+                    // marks) at a time.
+                    let run = Run(face: group.face, isShaped: true, isRightToLeft: true)
+                    for character in text[index..<group.end].reversed() {
+                        for scalar in character.unicodeScalars where !Self.isControl(scalar) {
+                            runs.append(scalar, in: run, body)
+                        }
+                    }
+                    runs.handOver(body)
+                    index = group.end
+                    continue
+                }
+                let character = text[index]
+                index = text.index(after: index)
                 guard character.unicodeScalars.contains(where: Self.needsShaping) else {
                     for scalar in character.unicodeScalars { appendPlain(scalar, to: &runs, body) }
                     continue
@@ -45,6 +67,42 @@ extension FontSet {
             }
         }
         runs.finish(body)
+    }
+
+    /// Whether a scalar takes text off the one-glyph-per-character path: it needs shaping, or
+    /// is a letter of a joining script.
+    private nonisolated static func needsClusters(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x0600 && (needsShaping(scalar) || joinsRightToLeft(scalar))
+    }
+
+    /// Whether letters of joining scripts are shaped here (HarfBuzz can be loaded); loads
+    /// HarfBuzz the first time it is asked.
+    var shapesJoiningScripts: Bool { HarfBuzz.shared != nil }
+
+    /// The characters of a joining script shaped together, right to left, from the one at
+    /// `start` in display-order text: up to the first character of another script (a space, a
+    /// Latin letter) or of another face, or `RunBuilder.maxBytes` bytes; nil when the character
+    /// at `start` is not of a joining script or nothing shapes them.
+    func joiningGroup(in text: Substring, from start: Substring.Index) -> (end: Substring.Index, face: Int)? {
+        guard let face = joiningFace(of: text[start]) else { return nil }
+        var end = text.index(after: start)
+        var bytes = text[start].utf8.count
+        while end < text.endIndex, bytes < RunBuilder.maxBytes {
+            let character = text[end]
+            guard joiningFace(of: character) == face else { break }
+            bytes += character.utf8.count
+            end = text.index(after: end)
+        }
+        return (end, face)
+    }
+
+    /// The face of a character of a joining group; nil for characters of other scripts.
+    private func joiningFace(of character: Character) -> Int? {
+        guard let base = character.unicodeScalars.first(where: { !Self.drawsNothing($0) }),
+            Self.joinsRightToLeft(base), shapesJoiningScripts
+        else { return nil }
+        let face = faceIndex(for: base)
+        return face >= 0 ? face : nil
     }
 
     /// Adds a character drawn one glyph per character to its face's run.
@@ -89,6 +147,9 @@ extension FontSet {
             current = run
             bytes.append(contentsOf: UTF8.encode(scalar)!)
         }
+
+        /// Hands the run over so far, so that what follows starts another even in the same face.
+        mutating func handOver(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) { hand(body) }
 
         /// Hands the run over so far when it is long; called only between characters.
         mutating func breakIfLong(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {

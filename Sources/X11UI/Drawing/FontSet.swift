@@ -14,12 +14,42 @@ protocol TextMeasuring {
     /// pen at `(0, ascent)`): a combining mark can reach out of its letter's advance, and a
     /// tall stack of marks above the line.
     func inkBounds(of text: Substring) -> Rect
+    /// The advance width of text in reading (logical) order, as wrapping measures words before
+    /// the bidirectional algorithm puts them in display order: it differs from `width(of:)`
+    /// only where a shaping engine joins right-to-left letters.
+    func readingWidth(of text: Substring) -> Double
+    /// Whether right-to-left letters that join (Arabic) are joined by the measurer's shaping
+    /// engine, so the bidirectional algorithm must leave them as they are; when false it joins
+    /// them into the font's presentation forms.
+    var shapesJoiningScripts: Bool { get }
+    /// For text in display order: the left edge of each of its scalars, from the text's start,
+    /// and the right end last (so one more edge than scalars), for selection and hit testing.
+    /// The scalars of one glyph (a letter and its marks, a ligature) share its advance.
+    func displayEdges(of text: Substring) -> [Double]
 }
 
 extension TextMeasuring {
     /// Glyphs that stay inside their advances and the line.
     func inkBounds(of text: Substring) -> Rect {
         Rect(x: 0, y: 0, width: width(of: text), height: lineHeight)
+    }
+
+    func readingWidth(of text: Substring) -> Double { width(of: text) }
+
+    var shapesJoiningScripts: Bool { false }
+
+    func displayEdges(of text: Substring) -> [Double] { scalarEdges(of: text) }
+
+    /// The edges of text whose every scalar is measured on its own.
+    func scalarEdges(of text: Substring) -> [Double] {
+        var x = 0.0
+        var edges = [0.0]
+        edges.reserveCapacity(text.unicodeScalars.count + 1)
+        for scalar in text.unicodeScalars {
+            x += width(of: String(scalar)[...])
+            edges.append(x)
+        }
+        return edges
     }
 }
 
@@ -53,6 +83,16 @@ final class FontSet: TextMeasuring {
     /// How many times a scalar was searched for in the faces and fontconfig (plain and colour
     /// lookups): each scalar is searched once, whether a face has it or not.
     var faceLookups = 0
+    /// The advances of runs of joining scripts (Arabic words) shaped before, up to
+    /// `joinedAdvancesLimit` of them (then the cache starts again).
+    var joinedAdvances: [JoinedRun: Double] = [:]
+    static let joinedAdvancesLimit = 4096
+
+    /// A run of a joining script, in reading order, and its face.
+    struct JoinedRun: Hashable {
+        var face: Int
+        var bytes: [UInt8]
+    }
 
     let ascent: Double
     let descent: Double

@@ -51,7 +51,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
                 ? (end: Self.endOfWord(in: text, from: index), isCut: false) : finder.nextSegment(after: index)
             let wordEnd = Self.trimmingSpaces(in: text, from: index, to: segment.end)
             let word = text[index..<wordEnd]
-            let wordWidth = measurer.width(of: word)
+            let wordWidth = measurer.readingWidth(of: word)
             if let maxWidth, width + pendingSpaces + wordWidth > maxWidth {
                 if lineEndIsCut, pendingSpaces == 0 {
                     // The rest of a long word: no break where it was cut, so fill the line.
@@ -151,7 +151,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
         var width = 0.0
         while end < word.endIndex {
             let next = word.index(after: end)
-            let advance = measurer.width(of: word[end..<next])
+            let advance = measurer.readingWidth(of: word[end..<next])
             if width + advance > maxWidth, end > word.startIndex || allowingNone { break }
             width += advance
             end = next

@@ -40,4 +40,22 @@ extension FontSet {
             return false
         }
     }
+
+    /// Letters (and the marks, digits and signs) of the right-to-left scripts whose letters
+    /// join: Arabic, Syriac, Thaana, N'Ko, Mandaic, Hanifi Rohingya, Adlam. With HarfBuzz they
+    /// are shaped a word at a time, right to left (joined forms, lam-alef and other ligatures,
+    /// marks placed by the font); without it FriBidi joins them into presentation forms. The
+    /// presentation forms themselves are left to Xft.
+    nonisolated static func joinsRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0600...0x07BF,  // Arabic, Syriac, Arabic Supplement, Thaana
+            0x07C0...0x07FF,  // N'Ko
+            0x0840...0x08FF,  // Mandaic, Syriac Supplement, Arabic Extended-B and -A
+            0x10D00...0x10D3F,  // Hanifi Rohingya
+            0x1E900...0x1E95F:  // Adlam
+            return true
+        default:
+            return false
+        }
+    }
 }

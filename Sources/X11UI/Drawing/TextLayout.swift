@@ -116,8 +116,9 @@ struct TextLayout: Equatable {
 
     /// Finds how far glyphs reach out of the lines: at each line's two ends (a combining mark
     /// hanging past its letter) and above the first line and below the last (stacked marks).
-    /// Whole lines are measured only for the first and the last, so this costs two clusters a
-    /// line.
+    /// Whole lines are measured only for the first and the last, and for lines in display order
+    /// (a letter of a shaped Arabic word has its ink only in its word), so this costs two
+    /// clusters a left-to-right line.
     @MainActor
     private mutating func measureInk(measurer: some TextMeasuring) {
         var insets = EdgeInsets(all: 0)
@@ -126,6 +127,14 @@ struct TextLayout: Equatable {
             guard let first = text.indices.first else { continue }
             let last = text.index(before: text.endIndex)
             let start = line.isRightToLeft && line.isEllipsized ? measurer.width(of: Self.ellipsis) : 0
+            if line.visual != nil {
+                let whole = measurer.inkBounds(of: text)
+                insets.left = max(insets.left, -(start + whole.minX))
+                insets.right = max(insets.right, start + whole.maxX - line.width)
+                if index == 0 { insets.top = max(insets.top, -whole.minY) }
+                if index == lines.count - 1 { insets.bottom = max(insets.bottom, whole.maxY - lineHeight) }
+                continue
+            }
             let head = measurer.inkBounds(of: text[first...first])
             insets.left = max(insets.left, -(start + head.minX))
             let tailAdvance = measurer.width(of: text[last...last])
@@ -149,6 +158,10 @@ struct TextLayout: Equatable {
     @MainActor
     private mutating func orderForDisplay(text: String, measurer: some TextMeasuring) {
         guard lines.contains(where: { $0.text.unicodeScalars.contains(where: Bidi.isRightToLeft) }) else { return }
+        // Asked only of text with letters that join: it may load a shaping engine.
+        let shapesJoiningScripts =
+            lines.contains { $0.text.unicodeScalars.contains(where: FontSet.joinsRightToLeft) }
+            && measurer.shapesJoiningScripts
         var paragraphStart = text.startIndex
         var paragraphIsRightToLeft: Bool?
         for index in lines.indices {
@@ -162,18 +175,15 @@ struct TextLayout: Equatable {
             }
             let rightToLeft = paragraphIsRightToLeft ?? Bidi.paragraphIsRightToLeft(text[paragraphStart...])
             paragraphIsRightToLeft = rightToLeft
-            guard let visual = Bidi.visualLine(lines[index].text, paragraphIsRightToLeft: rightToLeft) else {
+            guard
+                let visual = Bidi.visualLine(
+                    lines[index].text, paragraphIsRightToLeft: rightToLeft, joinsArabic: !shapesJoiningScripts)
+            else {
                 continue
             }
-            // Joined Arabic forms measure differently from the isolated letters wrapping used.
+            // Joined Arabic forms can measure differently from the letters wrapping measured.
             lines[index].visual = visual
-            var x = 0.0
-            lines[index].displayEdges =
-                [0]
-                + visual.text.unicodeScalars.map { scalar in
-                    x += measurer.width(of: String(scalar)[...])
-                    return x
-                }
+            lines[index].displayEdges = measurer.displayEdges(of: visual.text[...])
             lines[index].width =
                 measurer.width(of: visual.text[...])
                 + (lines[index].isEllipsized ? measurer.width(of: Self.ellipsis) : 0)
@@ -190,12 +200,12 @@ struct TextLayout: Equatable {
         if let maxWidth {
             while !text.isEmpty, width + ellipsisWidth > maxWidth {
                 text.removeLast()
-                width = measurer.width(of: text)
+                width = measurer.readingWidth(of: text)
             }
         }
         while let last = text.last, last.isWhitespace {
             text.removeLast()
-            width = measurer.width(of: text)
+            width = measurer.readingWidth(of: text)
         }
         line.text = text
         line.width = width + ellipsisWidth
