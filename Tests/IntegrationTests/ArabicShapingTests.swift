@@ -160,6 +160,56 @@ final class ArabicShapingTests {
         #expect(boxes[0].minX > boxes[1].maxX, "the first word read is on the right")
     }
 
+    /// In a text view on screen: the selection rectangles of the phrase's two words cover the
+    /// drawn glyphs, and the caret for a point in each word is in it.
+    @Test func aTextViewSelectsTheGlyphsOfAWord() throws {
+        try #require(fonts.shapesJoiningScripts, "HarfBuzz (libharfbuzz0b)")
+        let text = TextView(Self.phrase)
+        text.preferredWidth = 200
+        let window = Window(
+            title: "Arabic", size: Size(width: 248, height: 120),
+            content: VStack(alignment: .start, padding: 24) { text }, application: display.app)
+        display.show(window)
+        let frame = try #require(text.frameOnScreen)
+        var result = (inside: 0, outside: [(Int, Int)]())
+        #expect(
+            display.run(until: {
+                result = self.ink(of: window, around: frame)
+                return result.inside > 50
+            }))
+        #expect(result.outside.isEmpty, "ink outside the text view: \(result.outside.prefix(8))")
+        // The columns with ink, in the view's coordinates (the view's background is the window's
+        // inside its border: take the text's own dark pixels).
+        let width = Int(frame.width)
+        let height = Int(frame.height)
+        let all = pixels(Int(frame.minX), Int(frame.minY), width, height)
+        try #require(all.count == width * height)
+        var inked: [Int] = []
+        for x in 0..<width {
+            let column = (0..<height).map { all[$0 * width + x] }
+            if column.contains(where: { ($0 >> 16) & 0xff < 0x80 && ($0 >> 8) & 0xff < 0x80 && $0 & 0xff < 0x80 }) {
+                inked.append(x)
+            }
+        }
+        try #require(inked.count > 20, "the phrase is drawn")
+        var covered: [Rect] = []
+        for word in Self.phrase.split(separator: " ") {
+            text.select(word.startIndex..<word.endIndex)
+            let rects = text.selectionRects
+            let rect = try #require(rects.count == 1 ? rects.first : nil, "\(word): \(rects)")
+            covered.append(rect)
+            #expect(inked.contains { Double($0) >= rect.minX && Double($0) < rect.maxX }, "\(word) has ink")
+            text.select(nil)
+            let caret = text.index(at: Point(x: rect.midX, y: rect.midY))
+            #expect(word.startIndex <= caret && caret <= word.endIndex, "a click in \(word) puts the caret in it")
+        }
+        // Every inked column lies under one of the words' rectangles (a mark may hang a pixel
+        // past its letter).
+        let stray = inked.filter { x in !covered.contains { Double(x) >= $0.minX - 1.5 && Double(x) < $0.maxX + 1.5 } }
+        #expect(stray.isEmpty, "ink outside the words' selection: \(stray), words at \(covered)")
+        window.close()
+    }
+
     @Test func latinTextIsNotShaped() {
         let runs = runs("Grüße, naïve café — 1234 ok?")
         #expect(!runs.isEmpty)
