@@ -43,10 +43,9 @@ extension FontSet {
 
     /// Letters (and the marks, digits and signs) of the right-to-left scripts whose letters
     /// join or whose vowel marks the font places: Arabic, Syriac, Thaana, N'Ko, Mandaic, Hanifi
-    /// Rohingya, Adlam. With HarfBuzz they
-    /// are shaped a word at a time, right to left (joined forms, lam-alef and other ligatures,
-    /// marks placed by the font); without it FriBidi joins them into presentation forms. The
-    /// presentation forms themselves are left to Xft.
+    /// Rohingya, Adlam. With HarfBuzz they are shaped a word at a time, right to left (joined
+    /// forms, lam-alef and other ligatures, marks placed by the font); without it FriBidi joins
+    /// them into presentation forms. The presentation forms themselves are left to Xft.
     nonisolated static func joinsRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0600...0x07BF,  // Arabic, Syriac, Arabic Supplement, Thaana
