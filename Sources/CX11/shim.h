@@ -22,6 +22,7 @@
 #include <harfbuzz/hb.h>
 #include <harfbuzz/hb-ft.h>
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -39,16 +40,40 @@ struct timespec;
 extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const __sigset_t *sigmask);
 
 /* The Unicode bidirectional algorithm over one line of text: `visual` receives the line in
-   display order, brackets mirrored and Arabic joined into presentation forms (one for one, so
-   positions still correspond); `visual_to_logical` the logical position of each display
-   position, and `levels` each logical position's embedding level (odd: right-to-left). `base`
-   is the paragraph's direction: 1 right-to-left, 0 left-to-right, -1 from the line's first
-   strong character (FRIBIDI_PAR_ON, which Swift cannot import). *rtl is set to 1 when the
-   direction used is right-to-left. Returns 0 when FriBidi fails. */
-static inline int cx11_bidi_line(const uint32_t *logical, int length, int base, uint32_t *visual,
+   display order, brackets mirrored and, when `join_arabic` is set, Arabic joined into
+   presentation forms (one for one, so positions still correspond; for text that HarfBuzz does
+   not shape); `visual_to_logical` the logical position of each display position, and `levels`
+   each logical position's embedding level (odd: right-to-left). Combining marks follow their
+   base in `visual` (rule L3). `base` is the paragraph's direction: 1 right-to-left, 0
+   left-to-right, -1 from the line's first strong character (FRIBIDI_PAR_ON, which Swift cannot
+   import). *rtl is set to 1 when the direction used is right-to-left. Returns 0 when FriBidi
+   fails. */
+static inline int cx11_bidi_line(const uint32_t *logical, int length, int base, int join_arabic, uint32_t *visual,
                                  int *visual_to_logical, signed char *levels, int *rtl) {
     FriBidiParType direction = base > 0 ? FRIBIDI_PAR_RTL : base == 0 ? FRIBIDI_PAR_LTR : FRIBIDI_PAR_ON;
-    FriBidiLevel max_level = fribidi_log2vis(logical, length, &direction, visual, NULL, visual_to_logical, levels);
+    FriBidiLevel max_level = 0;
+    if (join_arabic) {
+        max_level = fribidi_log2vis(logical, length, &direction, visual, NULL, visual_to_logical, levels);
+    } else if (length > 0) {
+        /* fribidi_log2vis without its Arabic joining and shaping. */
+        FriBidiCharType *types = malloc((size_t)length * sizeof *types);
+        FriBidiBracketType *brackets = malloc((size_t)length * sizeof *brackets);
+        if (types && brackets) {
+            fribidi_get_bidi_types(logical, length, types);
+            fribidi_get_bracket_types(logical, length, types, brackets);
+            max_level = fribidi_get_par_embedding_levels_ex(types, brackets, length, &direction, levels);
+            if (max_level) {
+                memcpy(visual, logical, (size_t)length * sizeof *visual);
+                for (int i = 0; i < length; i++) visual_to_logical[i] = i;
+                fribidi_shape(FRIBIDI_FLAGS_DEFAULT, levels, length, NULL, visual);
+                if (!fribidi_reorder_line(FRIBIDI_FLAGS_DEFAULT, types, length, 0, direction, levels, visual,
+                                          visual_to_logical))
+                    max_level = 0;
+            }
+        }
+        free(types);
+        free(brackets);
+    }
     *rtl = FRIBIDI_IS_RTL(direction) ? 1 : 0;
     return max_level != 0;
 }
@@ -133,17 +158,20 @@ static inline void cx11_shaping_font_destroy(const struct cx11_harfbuzz *hb, hb_
 
 /* Shapes a run of UTF-8 text with a shaping font made for `face` (HarfBuzz), at the face's
    current size: ligatures, conjuncts and reordered vowel signs of Indic scripts, emoji
-   sequences joined with ZWJ, flags. `*x_scale` remembers the size the font was last synced to
-   (Xft sets a face's size when it locks it, and shares a face among the sizes of one file).
-   The text is already in display order (the bidirectional algorithm ran first), so it is
-   shaped left to right in the script HarfBuzz guesses. Writes at most `capacity` glyphs: their
-   ids, and their advances and offsets in 1/64 pixel; returns how many glyphs there are (more
-   than `capacity` means: call again with room), or -1 on failure. *scalable is set to 0 for a
+   sequences joined with ZWJ, flags, Arabic joining, ligatures and marks. `*x_scale` remembers
+   the size the font was last synced to (Xft sets a face's size when it locks it, and shares a
+   face among the sizes of one file). A left-to-right run is already in display order (the
+   bidirectional algorithm ran first); a right-to-left one (`right_to_left`: Arabic, Syriac,
+   N'Ko) is given in reading order, and its glyphs come out in display order, from the left.
+   The script is the one HarfBuzz guesses. Writes at most `capacity` glyphs: their ids, their
+   clusters (the byte offset in `utf8` of the text each glyph shows; `clusters` may be NULL),
+   and their advances and offsets in 1/64 pixel; returns how many glyphs there are (more than
+   `capacity` means: call again with room), or -1 on failure. *scalable is set to 0 for a
    bitmap face (colour emoji), whose advances are those of its fixed strike and must be taken
    from the scaled font instead. */
 static inline int cx11_shape(const struct cx11_harfbuzz *hb, hb_font_t *font, FT_Face face, long *x_scale,
-                             const char *utf8, int length, unsigned *glyphs, int *x_advances, int *x_offsets,
-                             int *y_offsets, int capacity, int *scalable) {
+                             const char *utf8, int length, int right_to_left, unsigned *glyphs, unsigned *clusters,
+                             int *x_advances, int *x_offsets, int *y_offsets, int capacity, int *scalable) {
     *scalable = FT_IS_SCALABLE(face) ? 1 : 0;
     if (!hb->library || !font) return -1;
     if (face->size && face->size->metrics.x_scale != *x_scale) {
@@ -154,7 +182,7 @@ static inline int cx11_shape(const struct cx11_harfbuzz *hb, hb_font_t *font, FT
     hb->buffer_reset(buffer);
     hb->buffer_add_utf8(buffer, utf8, length, 0, length);
     hb->buffer_guess_segment_properties(buffer);
-    hb->buffer_set_direction(buffer, HB_DIRECTION_LTR);
+    hb->buffer_set_direction(buffer, right_to_left ? HB_DIRECTION_RTL : HB_DIRECTION_LTR);
     hb->shape(font, buffer, NULL, 0);
     if (!hb->buffer_allocation_successful(buffer)) return -1;
     unsigned count = 0;
@@ -162,6 +190,7 @@ static inline int cx11_shape(const struct cx11_harfbuzz *hb, hb_font_t *font, FT
     hb_glyph_position_t *position = hb->buffer_get_glyph_positions(buffer, &count);
     for (unsigned i = 0; i < count && i < (unsigned)capacity; i++) {
         glyphs[i] = info[i].codepoint;
+        if (clusters) clusters[i] = info[i].cluster;
         x_advances[i] = position[i].x_advance;
         x_offsets[i] = position[i].x_offset;
         y_offsets[i] = position[i].y_offset;

@@ -4,7 +4,8 @@ internal import CX11
 /// applied line by line after wrapping, as UAX #9 prescribes, in the direction of each line's
 /// paragraph. Hebrew reads from the right,
 /// numbers and Latin words inside it keep their own order, brackets mirror, and Arabic letters
-/// take their joined forms (the presentation forms of the font).
+/// are left for HarfBuzz to join or, when it cannot be loaded, take their joined forms here
+/// (the presentation forms of the font).
 ///
 /// Lines without a right-to-left character, nearly all of them, are left alone after one scan.
 enum Bidi {
@@ -32,7 +33,11 @@ enum Bidi {
     ///     Every line of a right-to-left paragraph runs right-to-left, even one that holds only
     ///     Latin words; a line of a left-to-right paragraph that starts with a Hebrew word stays
     ///     left-to-right.
-    static func visualLine(_ line: Substring, paragraphIsRightToLeft: Bool? = nil) -> VisualLine? {
+    ///   - joinsArabic: whether letters of Arabic and the other joining scripts are replaced by
+    ///     their joined presentation forms (one for one); false leaves them to a shaping engine.
+    static func visualLine(
+        _ line: Substring, paragraphIsRightToLeft: Bool? = nil, joinsArabic: Bool = true
+    ) -> VisualLine? {
         guard paragraphIsRightToLeft == true || line.unicodeScalars.contains(where: isRightToLeft) else {
             return nil
         }
@@ -48,8 +53,8 @@ enum Bidi {
                 visualToLogical.withUnsafeMutableBufferPointer { map in
                     levels.withUnsafeMutableBufferPointer { levels in
                         cx11_bidi_line(
-                            input.baseAddress, Int32(input.count), base, output.baseAddress, map.baseAddress,
-                            levels.baseAddress, &rtl)
+                            input.baseAddress, Int32(input.count), base, joinsArabic ? 1 : 0, output.baseAddress,
+                            map.baseAddress, levels.baseAddress, &rtl)
                     }
                 }
             }

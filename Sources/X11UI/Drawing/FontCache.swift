@@ -1,0 +1,45 @@
+internal import CX11
+
+/// The font sets opened on one display, shared by every view.
+@MainActor
+final class FontCache {
+    private let connection: DisplayConnection
+    private var sets: [Font: FontSet] = [:]
+    /// The FreeType instance faces are opened with (through read streams, not mmap).
+    private let library = FreeTypeLibrary()
+    /// The scale applied to font sizes (`Xft.dpi` / 96).
+    let scale: Double
+
+    init(connection: DisplayConnection) {
+        self.connection = connection
+        scale = connection.dpi / 96
+        Self.disableUnreferencedFontCache(connection)
+    }
+
+    /// Makes Xft free a font as soon as its last user closes it, instead of keeping up to 16
+    /// unreferenced fonts until the display closes.
+    ///
+    /// Xft frees those cached fonts from its close-display hook, which runs after Xrender's
+    /// own hook has already dropped Xrender's record of the display; freeing the fonts' glyph
+    /// sets then makes Xrender record the closing display afresh, and that record outlives the
+    /// `Display*`. A connection opened later at the same address inherits it and sends requests
+    /// with a stale extension opcode. (Seen when a host closes a display X11UI drew text on and
+    /// opens another.) The defaults kept are the display's own, from its X resources.
+    private static func disableUnreferencedFontCache(_ connection: DisplayConnection) {
+        guard connection.isUsable, let defaults = FcPatternCreate() else { return }
+        XftDefaultSubstitute(connection.display, connection.screen, defaults)
+        FcPatternDel(defaults, "maxunreffonts")
+        FcPatternAddInteger(defaults, "maxunreffonts", 0)
+        XftDefaultSet(connection.display, defaults)  // takes the pattern
+    }
+
+    /// The font set for a font, opened on first use.
+    func fontSet(for font: Font) -> FontSet {
+        if let set = sets[font] { return set }
+        let set = FontSet(font: font, scale: scale, connection: connection, library: library)
+        sets[font] = set
+        return set
+    }
+
+    func removeAll() { sets.removeAll() }
+}

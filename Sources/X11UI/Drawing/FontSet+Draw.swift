@@ -1,0 +1,53 @@
+internal import CX11
+
+@MainActor
+extension FontSet {
+    // MARK: - Drawing
+
+    /// Draws `text` with its baseline at `(x, y)` of an Xft drawable, only the runs that
+    /// overlap `visible` (a horizontal span in the drawable's pixels).
+    ///
+    /// Runs left of the span are measured and skipped, drawing stops at its right end, and
+    /// X coordinates stay within the protocol's 16-bit range: a line of a megabyte costs
+    /// what its visible part costs, plus measuring what lies before it.
+    func draw(
+        _ text: Substring, on draw: OpaquePointer, color: UnsafePointer<XftColor>, x: Double, y: Double,
+        visible: ClosedRange<Double>
+    ) {
+        var penX = x.rounded()
+        let baseline = y.rounded()
+        // A glyph reaches at most this far beyond its pen position (italic overhangs, wide
+        // marks); runs closer to the span than that are drawn.
+        let slack = lineHeight * 2
+        guard baseline.isFinite, abs(baseline) < 30_000 else { return }
+        forEachRun(in: text) { run, bytes in
+            guard penX < visible.upperBound + slack else { return false }
+            let font = faces[run.face]
+            if run.isShaped {
+                let glyphs = shape(bytes, run: run)
+                let width = glyphs.reduce(0) { $0 + $1.advance }
+                defer { penX += width }
+                guard penX + width > visible.lowerBound - slack else { return true }
+                var specs: [XftGlyphSpec] = []
+                var glyphX = penX
+                for glyph in glyphs {
+                    specs.append(
+                        XftGlyphSpec(
+                            glyph: FT_UInt(glyph.glyph), x: Int16(clamping: Int((glyphX + glyph.offset.x).rounded())),
+                            y: Int16(clamping: Int((baseline - glyph.offset.y).rounded()))))
+                    glyphX += glyph.advance
+                }
+                XftDrawGlyphSpec(draw, color, font, specs, Int32(specs.count))
+                return true
+            }
+            var extents = XGlyphInfo()
+            XftTextExtentsUtf8(connection.display, font, bytes.baseAddress, Int32(bytes.count), &extents)
+            defer { penX += Double(extents.xOff) }
+            guard penX + Double(extents.xOff) > visible.lowerBound - slack else { return true }
+            XftDrawStringUtf8(
+                draw, color, font, Int32(clamping: Int(penX)), Int32(clamping: Int(baseline)), bytes.baseAddress,
+                Int32(bytes.count))
+            return true
+        }
+    }
+}

@@ -1,0 +1,102 @@
+internal import CX11
+
+@MainActor
+extension FontSet {
+    // MARK: - Measuring
+
+    func width(of text: Substring) -> Double {
+        if let width = asciiWidth(of: text) { return width }
+        var total = 0.0
+        forEachRun(in: text) { run, bytes in
+            total += advance(of: bytes, run: run)
+            return true
+        }
+        return total
+    }
+
+    func inkBounds(of text: Substring) -> Rect {
+        var penX = 0.0
+        var ink: Rect?
+        let add = { (box: Rect) in
+            guard box.width > 0, box.height > 0 else { return }
+            ink = ink.map { $0.union(box) } ?? box
+        }
+        forEachRun(in: text) { run, bytes in
+            var extents = XGlyphInfo()
+            if run.isShaped {
+                for glyph in shape(bytes, run: run) {
+                    var id = FT_UInt(glyph.glyph)
+                    XftGlyphExtents(connection.display, faces[run.face], &id, 1, &extents)
+                    add(Self.box(extents, x: penX + glyph.offset.x, baseline: ascent - glyph.offset.y))
+                    penX += glyph.advance
+                }
+                return true
+            }
+            XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
+            add(Self.box(extents, x: penX, baseline: ascent))
+            penX += Double(extents.xOff)
+            return true
+        }
+        return ink ?? Rect(x: 0, y: 0, width: penX, height: lineHeight)
+    }
+
+    /// The ink box of glyph extents drawn with the pen at `(x, baseline)`.
+    private static func box(_ extents: XGlyphInfo, x: Double, baseline: Double) -> Rect {
+        Rect(
+            x: x - Double(extents.x), y: baseline - Double(extents.y), width: Double(extents.width),
+            height: Double(extents.height))
+    }
+
+    /// The width of text that is all ASCII, from cached advances; nil for other text.
+    ///
+    /// Xft's extents of unshaped text are the sum of its glyphs' advances (it neither kerns nor
+    /// shapes), so adding cached advances gives the same width without building runs: wrapping
+    /// a long text measures each word, and most words are ASCII.
+    func asciiWidth(of text: Substring) -> Double? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
+            var total = 0.0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                total += asciiAdvance(byte)
+            }
+            return total
+        } ?? nil
+    }
+
+    /// The advance of an ASCII character as `forEachRun` draws it: a tab as a space, other
+    /// controls as nothing.
+    private func asciiAdvance(_ byte: UInt8) -> Double {
+        let cached = asciiAdvances[Int(byte)]
+        if cached >= 0 { return cached }
+        var advance = 0.0
+        let scalar = Unicode.Scalar(byte == 0x09 ? 0x20 : byte)
+        if !Self.drawsNothing(scalar) {
+            let face = faceIndex(for: scalar)
+            if face >= 0 {
+                var glyph = XftCharIndex(connection.display, faces[face], scalar.value)
+                var extents = XGlyphInfo()
+                XftGlyphExtents(connection.display, faces[face], &glyph, 1, &extents)
+                advance = Double(extents.xOff)
+            }
+        }
+        asciiAdvances[Int(byte)] = advance
+        return advance
+    }
+
+    /// The advance width of one run's bytes.
+    private func advance(of bytes: UnsafeBufferPointer<UInt8>, run: Run) -> Double {
+        if run.isRightToLeft {
+            // Words of a joining script: wrapping measures each word, and the line again.
+            let key = JoinedRun(face: run.face, bytes: Array(bytes))
+            if let cached = joinedAdvances[key] { return cached }
+            let advance = shape(bytes, run: run).reduce(0) { $0 + $1.advance }
+            if joinedAdvances.count >= Self.joinedAdvancesLimit { joinedAdvances.removeAll(keepingCapacity: true) }
+            joinedAdvances[key] = advance
+            return advance
+        }
+        if run.isShaped { return shape(bytes, run: run).reduce(0) { $0 + $1.advance } }
+        var extents = XGlyphInfo()
+        XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
+        return Double(extents.xOff)
+    }
+}

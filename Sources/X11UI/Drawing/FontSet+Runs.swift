@@ -1,0 +1,167 @@
+internal import CX11
+
+@MainActor
+extension FontSet {
+    // MARK: - Runs
+
+    /// A run of text drawn with one face.
+    struct Run: Equatable {
+        /// The face's index in `faces`.
+        var face: Int
+        /// Whether the run is shaped with HarfBuzz (it holds clusters that need it: Indic
+        /// syllables, emoji sequences) rather than drawn one glyph per character by Xft.
+        var isShaped: Bool
+        /// Whether the run holds letters of a joining script (Arabic) given in reading order,
+        /// shaped right to left (`isShaped` is then set too).
+        var isRightToLeft = false
+    }
+
+    /// Calls `body` for each maximal run of `text` drawn with one face, with the run's UTF-8
+    /// bytes. `text` is in display order, from the left. Characters that draw nothing
+    /// (controls, joiners, variation selectors) are left out, except inside a cluster that is
+    /// shaped (a joiner is what makes 👨‍👩‍👧 one family); a tab becomes a space. A cluster that
+    /// needs shaping is drawn whole with the face of its first visible character (a colour face
+    /// when the cluster asks for emoji presentation). Neighbouring letters of a joining script
+    /// (Arabic) are a run of their own, handed over in reading order to be shaped right to
+    /// left (see `joiningGroup(in:from:)`).
+    ///
+    /// Runs are at most about `RunBuilder.maxBytes` long (a longer one is handed over in
+    /// pieces, between characters), so that no single Xft call gets more than an X request
+    /// can carry, and drawing can stop at the clip. `body` returns false to stop early.
+    func forEachRun(in text: Substring, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
+        var runs = RunBuilder(capacity: min(text.utf8.count, 2 * RunBuilder.maxBytes))
+        if text.unicodeScalars.contains(where: Self.needsClusters) {
+            var index = text.startIndex
+            while index < text.endIndex {
+                if runs.isStopped { return }
+                if let group = joiningGroup(in: text, from: index) {
+                    // Reading order is display order reversed, a character (a letter and its
+                    // marks) at a time.
+                    let run = Run(face: group.face, isShaped: true, isRightToLeft: true)
+                    for character in text[index..<group.end].reversed() {
+                        for scalar in character.unicodeScalars where !Self.isControl(scalar) {
+                            runs.append(scalar, in: run, body)
+                        }
+                    }
+                    runs.handOver(body)
+                    index = group.end
+                    continue
+                }
+                let character = text[index]
+                index = text.index(after: index)
+                guard character.unicodeScalars.contains(where: Self.needsShaping) else {
+                    for scalar in character.unicodeScalars { appendPlain(scalar, to: &runs, body) }
+                    continue
+                }
+                let kept = character.unicodeScalars.filter { !Self.isControl($0) }
+                guard let base = kept.first(where: { !Self.drawsNothing($0) }) else { continue }
+                let face = kept.contains("\u{FE0F}") ? colorFaceIndex(for: base) : faceIndex(for: base)
+                if face < 0 { continue }
+                runs.breakIfLong(body)
+                for scalar in kept { runs.append(scalar, in: Run(face: face, isShaped: true), body) }
+            }
+        } else {
+            for scalar in text.unicodeScalars {
+                if runs.isStopped { return }
+                appendPlain(scalar, to: &runs, body)
+            }
+        }
+        runs.finish(body)
+    }
+
+    /// Whether a scalar takes text off the one-glyph-per-character path: it needs shaping, or
+    /// is a letter of a joining script.
+    private nonisolated static func needsClusters(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x0600 && (needsShaping(scalar) || joinsRightToLeft(scalar))
+    }
+
+    /// Whether letters of joining scripts are shaped here (HarfBuzz can be loaded); loads
+    /// HarfBuzz the first time it is asked.
+    var shapesJoiningScripts: Bool { HarfBuzz.shared != nil }
+
+    /// The characters of a joining script shaped together, right to left, from the one at
+    /// `start` in display-order text: up to the first character of another script (a space, a
+    /// Latin letter) or of another face, or `RunBuilder.maxBytes` bytes; nil when the character
+    /// at `start` is not of a joining script or nothing shapes them.
+    func joiningGroup(in text: Substring, from start: Substring.Index) -> (end: Substring.Index, face: Int)? {
+        guard let face = joiningFace(of: text[start]) else { return nil }
+        var end = text.index(after: start)
+        var bytes = text[start].utf8.count
+        while end < text.endIndex, bytes < RunBuilder.maxBytes {
+            let character = text[end]
+            guard joiningFace(of: character) == face else { break }
+            bytes += character.utf8.count
+            end = text.index(after: end)
+        }
+        return (end, face)
+    }
+
+    /// The face of a character of a joining group; nil for characters of other scripts.
+    private func joiningFace(of character: Character) -> Int? {
+        guard let base = character.unicodeScalars.first(where: { !Self.drawsNothing($0) }),
+            Self.joinsRightToLeft(base), shapesJoiningScripts
+        else { return nil }
+        let face = faceIndex(for: base)
+        return face >= 0 ? face : nil
+    }
+
+    /// Adds a character drawn one glyph per character to its face's run.
+    private func appendPlain(
+        _ scalar: Unicode.Scalar, to runs: inout RunBuilder, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        let scalar = scalar == "\t" ? " " : scalar
+        if Self.drawsNothing(scalar) { return }
+        var face = faceIndex(for: scalar)
+        if face < 0 { return }
+        // A combining mark stays with its base when the base's face has it.
+        let current = runs.current
+        if face != current.face, current.face >= 0, !current.isShaped,
+            scalar.properties.generalCategory == .nonspacingMark,
+            XftCharExists(connection.display, faces[current.face], scalar.value) != 0
+        {
+            face = current.face
+        } else if !current.isShaped {
+            runs.breakIfLong(body)
+        }
+        runs.append(scalar, in: Run(face: face, isShaped: false), body)
+    }
+
+    /// Collects the UTF-8 bytes of the current run and hands each run over when the next starts.
+    private struct RunBuilder {
+        /// The longest run handed over in one piece. Xft sends a run's glyphs in one Render
+        /// request, and an X request is limited in size (a 256 KiB line ended the connection);
+        /// 512 bytes are a few hundred glyphs, wider than any window.
+        static let maxBytes = 512
+
+        var bytes: [UInt8] = []
+        var current = Run(face: -1, isShaped: false)
+        /// Set when `body` asked to stop.
+        private(set) var isStopped = false
+
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+        mutating func append(
+            _ scalar: Unicode.Scalar, in run: Run, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool
+        ) {
+            if run != current { hand(body) }
+            current = run
+            bytes.append(contentsOf: UTF8.encode(scalar)!)
+        }
+
+        /// Hands the run over so far, so that what follows starts another even in the same face.
+        mutating func handOver(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) { hand(body) }
+
+        /// Hands the run over so far when it is long; called only between characters.
+        mutating func breakIfLong(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
+            if bytes.count >= Self.maxBytes { hand(body) }
+        }
+
+        private mutating func hand(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
+            guard !bytes.isEmpty, !isStopped else { return }
+            if !bytes.withUnsafeBufferPointer({ body(current, $0) }) { isStopped = true }
+            bytes.removeAll(keepingCapacity: true)
+        }
+
+        mutating func finish(_ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) { hand(body) }
+    }
+}
