@@ -30,6 +30,10 @@ open class Window: EventTarget {
     /// The host's window an embedded window is a child of; nil for a window on the root.
     let embeddingParent: UInt?
     var buffer: BackBuffer?
+    /// Whether `buffer` is the window's background: the server then shows it on map and repaints
+    /// exposed areas from it, and X11UI copies only what it paints while the window is mapped.
+    /// False for a foreign window (its background is its owner's).
+    var bufferIsBackground = false
     var dirty = Rect.zero
     var needsLayout = true
     var isMapped = false
@@ -216,7 +220,9 @@ open class Window: EventTarget {
         native.destroy()
         application.unregister(window: native.id)
         self.native = nil
+        // The window is destroyed: the buffer's pixmap is no one's background any more.
         buffer = nil
+        bufferIsBackground = false
         isMapped = false
         focusState = FocusState()
         hover = HoverState()
