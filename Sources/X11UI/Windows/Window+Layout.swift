@@ -72,7 +72,7 @@ extension Window {
             // The new buffer becomes the background before the old one is freed (the old
             // buffer frees its pixmap when it goes), so the window never names a freed pixmap.
             let newBuffer = native.makeBackBuffer(resources: application.resources, width: width, height: height)
-            bufferIsBackground = native.setBackground(pixmap: newBuffer.pixmap)
+            bufferIsBackground = usesBufferAsBackground && native.setBackground(pixmap: newBuffer.pixmap)
             buffer = newBuffer
             dirty = bounds
         }

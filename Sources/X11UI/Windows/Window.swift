@@ -277,6 +277,13 @@ open class Window: EventTarget {
     /// when it is placed).
     var raisesWhenShown: Bool { true }
 
+    /// Whether the back buffer becomes the X window's background: the server then shows it on
+    /// map and repaints exposed areas from it, with no copy from X11UI. Popups (tooltips among
+    /// them) take it: X11UI sets their size and paints in the same flush. Other windows keep
+    /// no background: a window manager resizes them before X11UI can paint, and a buffer
+    /// background would show its old content tiled over the new area until then.
+    var usesBufferAsBackground: Bool { false }
+
     /// Whether showing and hiding the window is announced to assistive technologies (the
     /// tooltip's window is announced as the tooltip instead).
     var reportsVisibility: Bool { true }
