@@ -92,7 +92,10 @@ final class DrawingResources {
 
 /// A window's back buffer: a pixmap the size of the window with a cairo surface and an Xft
 /// drawable on it. Views paint here; the damaged part is then copied to the window in one
-/// request, so the window never shows a half-painted frame.
+/// request, so the window never shows a half-painted frame. The pixmap is also the window's
+/// background (`NativeWindow.setBackground`), which the server paints on map and Expose. The
+/// buffer owns the pixmap and frees it; the server keeps its own reference for a window whose
+/// background it still is, though X11UI sets a new background first or destroys the window.
 @MainActor
 final class BackBuffer {
     let resources: DrawingResources

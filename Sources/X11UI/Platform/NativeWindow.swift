@@ -88,7 +88,8 @@ final class NativeWindow {
         guard connection.isUsable else { return nil }
         let argb = options.translucent ? findARGBVisual(connection) : nil
         var attributes = XSetWindowAttributes()
-        attributes.background_pixmap = 0  // None: the back buffer paints everything, no flash
+        // None until the back buffer is made and becomes the background (`setBackground`).
+        attributes.background_pixmap = 0
         // A window of another depth than its parent's needs its own border pixel and colormap.
         attributes.border_pixel = 0
         attributes.colormap = argb?.colormap ?? connection.colormap
@@ -283,6 +284,21 @@ final class NativeWindow {
         BackBuffer(
             resources: resources, window: id, visual: visual, depth: depth, colormap: colormap, width: width,
             height: height)
+    }
+
+    /// Makes `pixmap` (of the window's depth: a back buffer from `makeBackBuffer`) the window's
+    /// background, or none for 0: the server then paints the window from it by itself when the
+    /// window is mapped or uncovered, with no request from X11UI. One request. A foreign
+    /// window's background is its owner's and is left alone: returns whether it was set.
+    ///
+    /// The server keeps its own reference to a background pixmap, so freeing the pixmap later
+    /// leaves the window's background intact (X11UI still sets a new one first, or the window is
+    /// destroyed first: the window never names a freed pixmap).
+    @discardableResult
+    func setBackground(pixmap: UInt) -> Bool {
+        guard isOwned, isLive else { return false }
+        XSetWindowBackgroundPixmap(connection.display, id, pixmap)
+        return true
     }
 
     // MARK: - Visuals

@@ -35,9 +35,10 @@ final class ToolTipHostWindow: PopupWindow {
         native.setStringProperty(\.wmClass, [windowClass.instance, windowClass.className])
     }
 
-    /// Paints right away rather than after the Expose round: the buffer is ready.
+    /// Paints right away rather than after the Expose round: the buffer is ready. Nothing to
+    /// do when the buffer is the window's background (the server painted it on map).
     override func didMap() {
-        buffer?.copy(bounds, to: xid)
+        if !bufferIsBackground { buffer?.copy(bounds, to: xid) }
     }
 
     override func handle(_ event: Event) -> Bool {

@@ -180,7 +180,7 @@ final class ToolTipWindow {
     }
 
     /// Paints the back buffer, unless it already shows `paint` (the same text in the same
-    /// outline, maybe elsewhere: the show is then a configure, a map and a copy).
+    /// outline, maybe elsewhere: the show is then a configure and a map).
     private func repaint(_ host: ToolTipHostWindow, unless paint: PaintedContent?) {
         if paint != nil, paint == painted, host.buffer != nil {
             host.discardDamage()

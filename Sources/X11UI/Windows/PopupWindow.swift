@@ -31,6 +31,7 @@ open class PopupWindow: Window {
     var isTranslucent: Bool { native?.isTranslucent ?? false }
 
     override var isTopLevel: Bool { false }
+    override var usesBufferAsBackground: Bool { true }
 
     override func makeNativeWindow(on connection: DisplayConnection, frame: Rect) -> NativeWindow? {
         NativeWindow.create(

@@ -90,8 +90,10 @@ extension Window {
     }
 
     /// Repaints an exposed area from the back buffer. An uncovered shape arrives as many
-    /// rectangles: their bounding box is copied once, after the last of the series.
+    /// rectangles: their bounding box is copied once, after the last of the series. A window
+    /// whose background is its buffer needs nothing: the server already painted the area from it.
     func expose(_ rect: Rect, remaining: Int) {
+        if bufferIsBackground { return }
         exposed = exposed.union(rect)
         if remaining == 0 {
             buffer?.copy(exposed, to: xid)

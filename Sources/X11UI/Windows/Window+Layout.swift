@@ -60,7 +60,8 @@ extension Window {
     /// (a tooltip shown again with the content it was painted with).
     func discardDamage() { dirty = .zero }
 
-    /// Lays out if asked, paints the damaged area into the back buffer and copies it out.
+    /// Lays out if asked, paints the damaged area into the back buffer and, when the window is
+    /// mapped, copies it out.
     func updateIfNeeded() {
         guard let application, let native, let size else { return }
         layoutIfNeeded()
@@ -68,13 +69,19 @@ extension Window {
         let width = Int32(size.width.rounded(.up))
         let height = Int32(size.height.rounded(.up))
         if !(buffer?.canServe(width: width, height: height) ?? false) {
-            buffer = native.makeBackBuffer(resources: application.resources, width: width, height: height)
+            // The new buffer becomes the background before the old one is freed (the old
+            // buffer frees its pixmap when it goes), so the window never names a freed pixmap.
+            let newBuffer = native.makeBackBuffer(resources: application.resources, width: width, height: height)
+            bufferIsBackground = usesBufferAsBackground && native.setBackground(pixmap: newBuffer.pixmap)
+            buffer = newBuffer
             dirty = bounds
         }
         guard let buffer, !dirty.isEmpty else { return }
         let area = dirty.integral.intersection(bounds)
         dirty = .zero
         paint(area, into: buffer, scale: application.scale)
+        // An unmapped window gets no copy: the map shows the buffer (its background), or the
+        // Expose the map brings copies it.
         if isMapped { buffer.copy(area, to: native.id) }
     }
 

@@ -30,6 +30,10 @@ open class Window: EventTarget {
     /// The host's window an embedded window is a child of; nil for a window on the root.
     let embeddingParent: UInt?
     var buffer: BackBuffer?
+    /// Whether `buffer` is the window's background: the server then shows it on map and repaints
+    /// exposed areas from it, and X11UI copies only what it paints while the window is mapped.
+    /// False for a foreign window (its background is its owner's).
+    var bufferIsBackground = false
     var dirty = Rect.zero
     var needsLayout = true
     var isMapped = false
@@ -216,7 +220,9 @@ open class Window: EventTarget {
         native.destroy()
         application.unregister(window: native.id)
         self.native = nil
+        // The window is destroyed: the buffer's pixmap is no one's background any more.
         buffer = nil
+        bufferIsBackground = false
         isMapped = false
         focusState = FocusState()
         hover = HoverState()
@@ -270,6 +276,13 @@ open class Window: EventTarget {
     /// Whether `show()` raises the window above its siblings (the tooltip's window is raised
     /// when it is placed).
     var raisesWhenShown: Bool { true }
+
+    /// Whether the back buffer becomes the X window's background: the server then shows it on
+    /// map and repaints exposed areas from it, with no copy from X11UI. Popups (tooltips among
+    /// them) take it: X11UI sets their size and paints in the same flush. Other windows keep
+    /// no background: a window manager resizes them before X11UI can paint, and a buffer
+    /// background would show its old content tiled over the new area until then.
+    var usesBufferAsBackground: Bool { false }
 
     /// Whether showing and hiding the window is announced to assistive technologies (the
     /// tooltip's window is announced as the tooltip instead).
