@@ -75,3 +75,28 @@ public final class InProcessDisplay {
         settle()
     }
 }
+
+extension InProcessDisplay {
+    /// The points of `window` (shown at the screen's top left) that differ from its background,
+    /// read from the screen: how many lie inside `frame` (window coordinates), and those
+    /// outside it.
+    public func ink(of window: Window, around frame: Rect) -> (inside: Int, outside: [(Int, Int)]) {
+        let width = Int(window.bounds.width)
+        let height = Int(window.bounds.height)
+        let all = probe.pixels(0, 0, width, height)
+        guard all.count == width * height else { return (0, []) }
+        let background = all[2 * width + 2]
+        var inside = 0
+        var outside: [(Int, Int)] = []
+        for y in 0..<height {
+            for x in 0..<width where all[y * width + x] != background {
+                if frame.contains(Point(x: Double(x) + 0.5, y: Double(y) + 0.5)) {
+                    inside += 1
+                } else {
+                    outside.append((x, y))
+                }
+            }
+        }
+        return (inside, outside)
+    }
+}

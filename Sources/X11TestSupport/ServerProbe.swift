@@ -209,6 +209,25 @@ public final class ServerProbe: @unchecked Sendable {
         return UInt32(truncatingIfNeeded: image.pointee.f.get_pixel(image, 0, 0)) & 0xffffff
     }
 
+    /// The colours of the screen's pixels in a rectangle (0xRRGGBB), row by row, read in one
+    /// request; empty when the rectangle cannot be read.
+    public func pixels(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> [UInt32] {
+        guard width > 0, height > 0,
+            let image = XGetImage(
+                display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), UInt(0xffffffff), ZPixmap)
+        else { return [] }
+        defer { _ = image.pointee.f.destroy_image(image) }
+        var result: [UInt32] = []
+        result.reserveCapacity(width * height)
+        for row in 0..<height {
+            for column in 0..<width {
+                result.append(
+                    UInt32(truncatingIfNeeded: image.pointee.f.get_pixel(image, Int32(column), Int32(row))) & 0xffffff)
+            }
+        }
+        return result
+    }
+
     /// Writes a screenshot of the screen (or a part of it) as PNG.
     public func screenshot(to path: String, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws {
         let screen = XDefaultScreen(display)

@@ -1,4 +1,3 @@
-import CX11
 import Testing
 import X11TestSupport
 
@@ -28,47 +27,6 @@ final class ArabicShapingTests {
             return true
         }
         return runs
-    }
-
-    /// The screen's pixels in a rectangle, row by row, in one request.
-    func pixels(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> [UInt32] {
-        let probe = display.probe
-        guard
-            let image = XGetImage(
-                probe.display, probe.root, Int32(x), Int32(y), UInt32(width), UInt32(height), UInt(0xffffffff),
-                ZPixmap)
-        else { return [] }
-        defer { _ = image.pointee.f.destroy_image(image) }
-        var result: [UInt32] = []
-        result.reserveCapacity(width * height)
-        for row in 0..<height {
-            for column in 0..<width {
-                result.append(
-                    UInt32(truncatingIfNeeded: image.pointee.f.get_pixel(image, Int32(column), Int32(row))) & 0xffffff)
-            }
-        }
-        return result
-    }
-
-    /// Points of the window that differ from its background: inside `frame`, and outside it.
-    func ink(of window: X11UI.Window, around frame: Rect) -> (inside: Int, outside: [(Int, Int)]) {
-        let width = Int(window.bounds.width)
-        let height = Int(window.bounds.height)
-        let all = pixels(0, 0, width, height)
-        guard all.count == width * height else { return (0, []) }
-        let background = all[2 * width + 2]
-        var inside = 0
-        var outside: [(Int, Int)] = []
-        for y in 0..<height {
-            for x in 0..<width where all[y * width + x] != background {
-                if frame.contains(Point(x: Double(x) + 0.5, y: Double(y) + 0.5)) {
-                    inside += 1
-                } else {
-                    outside.append((x, y))
-                }
-            }
-        }
-        return (inside, outside)
     }
 
     @Test func lamAlefIsOneGlyph() throws {
@@ -130,7 +88,7 @@ final class ArabicShapingTests {
         var result = (inside: 0, outside: [(Int, Int)]())
         #expect(
             display.run(until: {
-                result = self.ink(of: window, around: frame)
+                result = self.display.ink(of: window, around: frame)
                 return result.inside > 50
             }))
         #expect(result.outside.isEmpty, "ink outside \(frame): \(result.outside.prefix(8))")
@@ -174,7 +132,7 @@ final class ArabicShapingTests {
         var result = (inside: 0, outside: [(Int, Int)]())
         #expect(
             display.run(until: {
-                result = self.ink(of: window, around: frame)
+                result = self.display.ink(of: window, around: frame)
                 return result.inside > 50
             }))
         #expect(result.outside.isEmpty, "ink outside the text view: \(result.outside.prefix(8))")
@@ -182,7 +140,7 @@ final class ArabicShapingTests {
         // inside its border: take the text's own dark pixels).
         let width = Int(frame.width)
         let height = Int(frame.height)
-        let all = pixels(Int(frame.minX), Int(frame.minY), width, height)
+        let all = display.probe.pixels(Int(frame.minX), Int(frame.minY), width, height)
         try #require(all.count == width * height)
         var inked: [Int] = []
         for x in 0..<width {

@@ -1,4 +1,3 @@
-import CX11
 import Testing
 import X11TestSupport
 
@@ -27,25 +26,6 @@ final class ScriptTextTests {
 
     var fonts: FontSet { display.app.resources.fonts.fontSet(for: .body) }
 
-    /// The screen's pixels in a rectangle, row by row, in one request.
-    func pixels(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> [UInt32] {
-        guard
-            let image = XGetImage(
-                probe.display, probe.root, Int32(x), Int32(y), UInt32(width), UInt32(height), UInt(0xffffffff),
-                ZPixmap)
-        else { return [] }
-        defer { _ = image.pointee.f.destroy_image(image) }
-        var result: [UInt32] = []
-        result.reserveCapacity(width * height)
-        for row in 0..<height {
-            for column in 0..<width {
-                result.append(
-                    UInt32(truncatingIfNeeded: image.pointee.f.get_pixel(image, Int32(column), Int32(row))) & 0xffffff)
-            }
-        }
-        return result
-    }
-
     /// Shows `view` alone, `width` wide, with a 24 px margin all round, in a window at the top left.
     func show(_ view: View, width: Double) -> X11UI.Window {
         view.preferredWidth = width
@@ -54,27 +34,6 @@ final class ScriptTextTests {
             content: VStack(alignment: .start, padding: 24) { view }, application: display.app)
         display.show(window)
         return window
-    }
-
-    /// Points of the window that differ from its background: inside `frame`, and outside it.
-    func ink(of window: X11UI.Window, around frame: Rect) -> (inside: Int, outside: [(Int, Int)]) {
-        let width = Int(window.bounds.width)
-        let height = Int(window.bounds.height)
-        let all = pixels(0, 0, width, height)
-        guard all.count == width * height else { return (0, []) }
-        let background = all[2 * width + 2]
-        var inside = 0
-        var outside: [(Int, Int)] = []
-        for y in 0..<height {
-            for x in 0..<width where all[y * width + x] != background {
-                if frame.contains(Point(x: Double(x) + 0.5, y: Double(y) + 0.5)) {
-                    inside += 1
-                } else {
-                    outside.append((x, y))
-                }
-            }
-        }
-        return (inside, outside)
     }
 
     @Test(arguments: [thai, arabic, emoji], [130.0, 170])
@@ -87,7 +46,7 @@ final class ScriptTextTests {
         var result = (inside: 0, outside: [(Int, Int)]())
         #expect(
             display.run(until: {
-                result = self.ink(of: window, around: frame); return result.inside > 50
+                result = self.display.ink(of: window, around: frame); return result.inside > 50
             }))
         #expect(result.outside.isEmpty, "ink outside \(frame): \(result.outside.prefix(8))")
         // Every glyph was found: the text's own ink, laid out alone, is all there.
@@ -140,7 +99,7 @@ final class ScriptTextTests {
         var result = (inside: 0, outside: [(Int, Int)]())
         #expect(
             display.run(until: {
-                result = self.ink(of: window, around: local); return result.inside > 50
+                result = self.display.ink(of: window, around: local); return result.inside > 50
             }))
         #expect(result.outside.isEmpty, "ink outside the text view: \(result.outside.prefix(8))")
 

@@ -12,19 +12,6 @@ import Testing
 /// ပါ (the polite particle).
 @MainActor
 @Suite struct DictionaryWordBreakTests {
-    /// The segments between the opportunities the layout sees, with the default dictionary.
-    func segments(_ text: String) -> [String] {
-        var finder = LineBreakFinder(text: text[...])
-        var result: [String] = []
-        var start = text.startIndex
-        while start < text.endIndex {
-            let end = finder.nextBreak(after: start)
-            result.append(String(text[start..<end]))
-            start = end
-        }
-        return result
-    }
-
     nonisolated static let sentences = [
         "ສະບາຍດີ|ປະເທດ|ລາວ",
         "ພາສາ|ລາວ",

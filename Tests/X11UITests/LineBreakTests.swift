@@ -4,7 +4,7 @@ import Testing
 
 /// The segments of `text` between its line break opportunities, as the layout sees them.
 @MainActor
-private func segments(_ text: String, dictionary: LineBreakFinder.Dictionary? = nil) -> [String] {
+func segments(_ text: String, dictionary: LineBreakFinder.Dictionary? = nil) -> [String] {
     var finder =
         dictionary.map { LineBreakFinder(text: text[...], dictionary: $0) } ?? LineBreakFinder(text: text[...])
     var result: [String] = []
