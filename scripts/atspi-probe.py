@@ -6,10 +6,12 @@ JSON on stdout. Run it inside its own session bus, on a display of its own:
 
 It prints one line, "ATSPI-REPORT " and the JSON (the registry writes to stdout too).
 It starts at-spi2-core's bus launcher (the registry comes by D-Bus activation), registers
-listeners, launches PROGRAM, waits for it on the desktop, dumps its tree, presses Tab with
-xdotool and records the focus events and the tool tip object that follows, then clicks the
-cart button through the Action interface and records its description changes. The
-integration tests (AccessibilityTests) judge the report."""
+listeners, launches PROGRAM, waits for it on the desktop, dumps its tree and its Cache
+(org.a11y.atspi.Cache.GetItems, called with GDBus as libatspi calls it), presses Tab with
+xdotool and records the focus events, the tool tip object that follows and the cache's
+AddAccessible / RemoveAccessible signals, then clicks the cart button through the Action
+interface and records its description changes, and reads the text view's text and text
+attributes. The integration tests (AccessibilityTests) judge the report."""
 
 import json
 import os
@@ -17,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from gi.repository import GLib
+from gi.repository import Gio, GLib
 
 launcher = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"])
 
@@ -44,6 +46,59 @@ for name in ["focus:", "object:state-changed:focused", "object:state-changed:sho
     pyatspi.Registry.registerEventListener(on_event, name)
 
 context = GLib.MainContext.default()
+
+# A plain D-Bus connection to the accessibility bus, beside libatspi's: the cache's method and
+# signals as they are on the bus.
+session = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+a11y_address = session.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", None,
+                                 GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+a11y = Gio.DBusConnection.new_for_address_sync(
+    a11y_address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+    None, None)
+cache_signals = []
+
+
+def cache_item(item):
+    (obj, app, parent, index, child_count, interfaces, name, role, description, states) = item
+    return {"bus": obj[0], "path": obj[1], "app": list(app), "parent": list(parent), "index": index,
+            "childCount": child_count, "interfaces": sorted(i.replace("org.a11y.atspi.", "") for i in interfaces),
+            "name": name, "role": role, "description": description, "states": list(states)}
+
+
+def on_cache_signal(connection, sender, path, interface, member, parameters):
+    # GLib wraps the arguments in a tuple: the signature of the signal's one argument is inside.
+    entry = {"member": member, "sender": sender, "objectPath": path, "signature": parameters.get_type_string()[1:-1]}
+    try:
+        if member == "AddAccessible":
+            entry.update(cache_item(parameters.unpack()[0]))
+        elif member == "RemoveAccessible":
+            entry["bus"], entry["path"] = parameters.unpack()[0]
+    except Exception as error:  # a signature other than the one expected
+        entry["error"] = repr(error)
+    cache_signals.append(entry)
+
+
+a11y.signal_subscribe(None, "org.a11y.atspi.Cache", None, None, None, Gio.DBusSignalFlags.NONE, on_cache_signal)
+
+
+def bus_name_of(program_name):
+    """The unique bus name of the application named `program_name`, from the registry's children."""
+    children = a11y.call_sync("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root",
+                              "org.a11y.atspi.Accessible", "GetChildren", None, None,
+                              Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    for bus, path in children:
+        name = a11y.call_sync(bus, path, "org.freedesktop.DBus.Properties", "Get",
+                              GLib.Variant("(ss)", ("org.a11y.atspi.Accessible", "Name")), None,
+                              Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        if name == program_name:
+            return bus
+    return None
+
+
+def get_items(bus):
+    reply = a11y.call_sync(bus, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems", None, None,
+                           Gio.DBusCallFlags.NONE, 5000, None)
+    return {"signature": reply.get_type_string()[1:-1], "items": [cache_item(i) for i in reply.unpack()[0]]}
 
 
 def pump(condition, timeout):
@@ -126,6 +181,9 @@ try:
     # The layout settles after the window maps: wait for the buy button to have a place.
     pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)
     report["tree"] = node(app)
+    bus = bus_name_of(os.path.basename(sys.argv[1]))
+    report["busName"] = bus
+    report["cache"] = get_items(bus)
 
     # Keyboard focus: keys go to the window under the pointer on a bare server.
     subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
@@ -144,6 +202,8 @@ try:
                 buy = find(app, "buy-button")
                 report["buyWhileShown"] = node(buy, 99)
     report["focus"] = focus
+    # The tooltip's RemoveAccessible follows its hiding.
+    pump(lambda: any(c["member"] == "RemoveAccessible" for c in cache_signals), 3)
     report["toolTipAfterFocusMoved"] = [c.name for c in app if c is not None and c.getRoleName() == "tool tip"]
 
     # The cart's description follows its count, as a live update.
@@ -171,12 +231,20 @@ try:
                           "firstCharacter": first, "tenthCharacter": tenth,
                           "offsetAtTenth": t.getOffsetAtPoint(tenth[0] + 1, tenth[1] + tenth[3] // 2,
                                                               pyatspi.DESKTOP_COORDS)}
+        attributes, start, end = t.getAttributeRun(5, False)
+        report["textAttributes"] = {
+            "run": {"attributes": dict(a.split(":", 1) for a in attributes), "start": start, "end": end},
+            "default": dict(a.split(":", 1) for a in t.getDefaultAttributes().split(";") if a),
+            "weightAt5": t.getAttributeValue(5, "weight"),
+            "attributesAt5": list(t.getAttributes(5)[1:]),
+        }
 except SystemExit:
     pass
 except Exception as error:
     report["errors"].append(repr(error))
 finally:
     report["events"] = events
+    report["cacheSignals"] = cache_signals
     program.terminate()
     try:
         program.wait(timeout=5)

@@ -11,6 +11,15 @@ extension AccessibilityBridge {
             return false
         }
         guard message.isMethodCall, let path = message.path, let member = message.member else { return false }
+        if path == Self.cachePath {
+            let interface = message.interface ?? ""
+            guard interface == Self.cacheInterface || interface.isEmpty, let result = cache(member) else {
+                reply(to: message, error: "org.freedesktop.DBus.Error.UnknownMethod", "\(interface).\(member)")
+                return true
+            }
+            if message.expectsReply, let reply = bus.reply(to: message, result) { bus.send(reply) }
+            return true
+        }
         guard let node = node(at: path) else {
             guard path.hasPrefix("/org/a11y/atspi/accessible") else { return false }
             reply(to: message, error: "org.freedesktop.DBus.Error.UnknownObject", "No such object: \(path)")
@@ -128,7 +137,8 @@ extension AccessibilityBridge {
         }
     }
 
-    private func description(of node: AccessibleNode) -> String {
+    /// An object's description, remembered as read for a view.
+    func description(of node: AccessibleNode) -> String {
         let description = node.description
         if case .view(let view) = node { noteDescriptionRead(description, of: view) }
         return description

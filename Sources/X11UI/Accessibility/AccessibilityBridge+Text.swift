@@ -103,10 +103,9 @@ extension AccessibilityBridge {
             guard view.bounds.contains(point) else { return [.int32(-1)] }
             let index = view.index(at: point)
             return [.int32(Int32(clamping: view.text.unicodeScalars.distance(from: view.text.startIndex, to: index)))]
-        case "GetAttributeRun", "GetAttributes":
-            return [.array(element: "{ss}", []), .int32(0), .int32(Int32(scalars.count))]
-        case "GetDefaultAttributes", "GetDefaultAttributeSet":
-            return [.array(element: "{ss}", [])]
+        case "GetAttributeRun", "GetAttributes", "GetAttributeValue", "GetDefaultAttributes",
+            "GetDefaultAttributeSet":
+            return textAttributes(Self.textStyle(of: view), member, arguments)
         default:
             return nil
         }
