@@ -10,8 +10,8 @@ listeners, launches PROGRAM, waits for it on the desktop, dumps its tree and its
 (org.a11y.atspi.Cache.GetItems, called with GDBus as libatspi calls it), presses Tab with
 xdotool and records the focus events, the tool tip object that follows and the cache's
 AddAccessible / RemoveAccessible signals, then clicks the cart button through the Action
-interface and records its description changes, and reads the text view's text and text
-attributes. The integration tests (AccessibilityTests) judge the report."""
+interface and records its description changes, and reads the text and text attributes of the
+text view and of a label. The integration tests (AccessibilityTests) judge the report."""
 
 import json
 import os
@@ -238,6 +238,15 @@ try:
             "weightAt5": t.getAttributeValue(5, "weight"),
             "attributesAt5": list(t.getAttributes(5)[1:]),
         }
+    # A label offers its text and attributes too (read-only: no selection).
+    label = find(app, "label")
+    if label is not None:
+        t = label.queryText()
+        attributes, start, end = t.getAttributeRun(0, True)
+        report["labelText"] = {"text": t.getText(0, -1), "characterCount": t.characterCount,
+                               "nSelections": t.getNSelections(),
+                               "firstCharacter": list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS)),
+                               "attributes": dict(a.split(":", 1) for a in attributes), "run": [start, end]}
 except SystemExit:
     pass
 except Exception as error:

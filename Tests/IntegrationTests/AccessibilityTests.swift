@@ -335,6 +335,29 @@ struct AccessibilityTests {
         #expect(attributes["attributesAt5"] as? [Int] == [0, count])
     }
 
+    /// A label offers its text through the Text interface too, with its own attributes and
+    /// character extents inside its frame, and no selection.
+    @Test func aLabelOffersItsTextAndAttributes() throws {
+        let run = try Self.run()
+        let text = "A label with a tooltip of its own. Rest the pointer here to read it."
+        let label = try #require(run.report["labelText"] as? [String: Any])
+        #expect(label["text"] as? String == text)
+        #expect(label["characterCount"] as? Int == text.unicodeScalars.count)
+        #expect(label["nSelections"] as? Int == 0)
+        #expect(label["run"] as? [Int] == [0, text.unicodeScalars.count])
+        let values = label["attributes"] as? [String: String] ?? [:]
+        #expect(values["family-name"] == "DejaVu Sans")
+        #expect(values["weight"] == "400")
+        #expect(values["fg-color"] == "7196,7196,7710")
+        #expect(values["justification"] == "left")
+        #expect(values["left-margin"] == "0")
+        let first = try #require(label["firstCharacter"] as? [Int])
+        let frame = try #require(run.frames["label"])
+        #expect(first.count == 4 && first[2] > 0 && first[3] > 0, "\(first)")
+        #expect(frame.contains(first[0], first[1]), "\(first) in \(frame)")
+        #expect((run.nodes["label"]?["interfaces"] as? [String] ?? []).contains("Text"))
+    }
+
     static let rootPath = "/org/a11y/atspi/accessible/root"
     static let cachePath = "/org/a11y/atspi/cache"
 

@@ -76,7 +76,7 @@ extension AccessibilityBridge {
         case .view(let view):
             names.append("Component")
             if !node.actions.isEmpty { names.append("Action") }
-            if view is TextView { names.append("Text") }
+            if view is TextView || view is Label { names.append("Text") }
         default: names.append("Component")
         }
         return names.map { Self.atspi + $0 }
@@ -128,11 +128,11 @@ extension AccessibilityBridge {
         case (Self.atspi + "Application", "Id"): return .int32(0)
         case (Self.atspi + "Action", "NActions"): return .int32(Int32(node.actions.count))
         case (Self.atspi + "Text", "CharacterCount"):
-            guard case .view(let view as TextView) = node else { return nil }
-            return .int32(Int32(clamping: view.text.unicodeScalars.count))
+            guard let text = AccessibleText(node) else { return nil }
+            return .int32(Int32(clamping: text.text.unicodeScalars.count))
         case (Self.atspi + "Text", "CaretOffset"):
-            guard case .view(let view as TextView) = node else { return nil }
-            return .int32(Int32(clamping: view.caretOffset))
+            guard let text = AccessibleText(node) else { return nil }
+            return .int32(Int32(clamping: text.caretOffset))
         default: return nil
         }
     }

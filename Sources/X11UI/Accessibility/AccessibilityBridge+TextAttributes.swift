@@ -22,19 +22,6 @@ extension AccessibilityBridge {
         var resolvedFamily: String?
     }
 
-    static func textStyle(of view: TextView) -> TextStyle {
-        var background: Color?
-        var ancestor: View? = view
-        while let current = ancestor, background == nil {
-            if let color = current.backgroundColor, color.alpha > 0 { background = color }
-            ancestor = current.superview
-        }
-        return TextStyle(
-            text: view.text, font: view.font, color: view.textColor, background: background ?? .windowBackground,
-            alignment: .leading, wraps: true, margin: view.padding,
-            resolvedFamily: view.fontSet(view.font)?.primaryFamilyName)
-    }
-
     /// The attributes every character of the text has, with the first paragraph's direction.
     static func defaultAttributes(_ style: TextStyle) -> [(String, String)] {
         attributes(style, rightToLeft: Bidi.paragraphIsRightToLeft(style.text[...]))
