@@ -3,6 +3,10 @@
 JSON on stdout. Run it inside its own session bus, on a display of its own:
 
     DISPLAY=:5 dbus-run-session -- /usr/bin/python3 scripts/atspi-probe.py [--tree-only] PROGRAM [ARGS...]
+    ... scripts/atspi-probe.py --cache-listeners tooltip-demo
+
+--cache-listeners registers no event listener at first: a tooltip shown by Tab must bring no
+cache signal; then one listener is registered, and the next tooltip must bring AddAccessible.
 
 It prints one line, "ATSPI-REPORT " and the JSON (the registry writes to stdout too).
 It starts at-spi2-core's bus launcher (the registry comes by D-Bus activation), registers
@@ -40,10 +44,15 @@ def on_event(event):
         events.append({"type": event.type, "error": str(error)})
 
 
-for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
-             "object:property-change:accessible-description", "object:children-changed",
-             "window:activate", "object:text-selection-changed"]:
-    pyatspi.Registry.registerEventListener(on_event, name)
+# --cache-listeners: no listener at first (the program must send no cache signal), then one.
+cache_listeners = sys.argv[1] == "--cache-listeners"
+if cache_listeners:
+    del sys.argv[1]
+else:
+    for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
+                 "object:property-change:accessible-description", "object:children-changed",
+                 "window:activate", "object:text-selection-changed"]:
+        pyatspi.Registry.registerEventListener(on_event, name)
 
 context = GLib.MainContext.default()
 
@@ -169,6 +178,52 @@ def find(accessible, identifier):
     return None
 
 
+def settle(bus):
+    """Round trips to the program on the connection the cache signals come by: a signal it sent
+    before answering has arrived and been dispatched when this returns. Returns the items."""
+    items = get_items(bus)["items"]
+    while context.pending():
+        context.iteration(False)
+    return items
+
+
+def tool_tip_items(bus):
+    return [i for i in settle(bus) if i["role"] == 64]
+
+
+def check_cache_listeners(app):
+    bus = bus_name_of(os.path.basename(sys.argv[1]))
+    report["busName"] = bus
+    pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)
+    subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
+    # Tab focuses the Buy button, whose focus tooltip shows: the tool tip is in the tree, and
+    # no cache signal came for it, as no client registered a listener.
+    subprocess.run(["xdotool", "key", "Tab"], check=True)
+    report["quietToolTip"] = [i["name"] for i in pump(lambda: tool_tip_items(bus), 5) or []]
+    report["quietSignals"] = list(cache_signals)
+    # One listener: once the program knows of it, the tool tip's going reaches the cache (the
+    # cart's tooltip takes the Buy button's place; Tab to the text view hides it).
+    event = "object:state-changed:focused"
+    pyatspi.Registry.registerEventListener(on_event, event)
+
+    def registered():
+        pairs = a11y.call_sync("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", "org.a11y.atspi.Registry",
+                               "GetRegisteredEvents", None, None, Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        # The registry spells it "Object:StateChanged:Focused".
+        def plain(name):
+            return name.lower().replace("-", "").replace("_", "")
+        return any(plain(e) == plain(event) for _, e, *rest in pairs)
+
+    report["registered"] = bool(pump(registered, 5))
+    settle(bus)  # the registry told the program before it answered: the program knows now
+    for _ in range(2):
+        subprocess.run(["xdotool", "key", "Tab"], check=True)
+        if pump(lambda: len(cache_signals) > 0, 3):
+            break
+    report["signalsWithListener"] = list(cache_signals)
+    report["eventsWithListener"] = list(events)
+
+
 try:
     app = pump(find_app, 20)
     if app is None:
@@ -177,6 +232,9 @@ try:
     if tree_only:
         pump(lambda: app.childCount > 0, 5)
         report["tree"] = node(app)
+        raise SystemExit
+    if cache_listeners:
+        check_cache_listeners(app)
         raise SystemExit
     # The layout settles after the window maps: wait for the buy button to have a place.
     pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)

@@ -36,11 +36,11 @@ struct AccessibilityTests {
         return run
     }
 
-    /// Runs the AT-SPI probe on a program of the package (`--tree-only` first: only its tree).
+    /// Runs the AT-SPI probe on a program of the package (`--tree-only` first: only its tree;
+    /// `--cache-listeners`: the cache signals before and after a listener registers).
     static func probe(_ arguments: [String]) throws -> Run {
         var arguments = arguments
-        let treeOnly = arguments.first == "--tree-only"
-        if treeOnly { arguments.removeFirst() }
+        let flag = arguments.first?.hasPrefix("--") == true ? arguments.removeFirst() : nil
         let programArguments = [ProgramProcess.executablePath(arguments[0])] + arguments.dropFirst()
         let server = try XvfbServer()
         defer { server.stop() }
@@ -62,7 +62,7 @@ struct AccessibilityTests {
         environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
-            ["--", "/usr/bin/python3", script] + (treeOnly ? ["--tree-only"] : []) + programArguments,
+            ["--", "/usr/bin/python3", script] + (flag.map { [$0] } ?? []) + programArguments,
             environment: environment, stdout: .file(output), stderr: .null)
         guard probe.wait(timeout: 120) != nil else {
             probe.stop(abruptly: true)
@@ -334,6 +334,28 @@ struct AccessibilityTests {
         #expect(attributes["weightAt5"] as? String == "400")
         #expect(attributes["attributesAt5"] as? [Int] == [0, count])
     }
+
+    /// With no event listener registered (no screen reader), a tooltip that shows sends no
+    /// cache signal; a listener registered after the program started (as when Orca starts
+    /// later) is heard: its events and the cache's signals then arrive.
+    @Test func cacheSignalsWaitForAListener() throws {
+        let run = try Self.probe(["--cache-listeners", "tooltip-demo"])
+        let report = run.report
+        #expect(report["errors"] as? [String] == [])
+        #expect(report["quietToolTip"] as? [String] == [Self.buyText], "the tooltip showed")
+        #expect(report["quietSignals"] as? [[String: Any]] != nil)
+        #expect((report["quietSignals"] as? [[String: Any]])?.isEmpty == true, "\(report["quietSignals"] ?? [])")
+        #expect(report["registered"] as? Bool == true)
+        let signals = report["signalsWithListener"] as? [[String: Any]] ?? []
+        #expect(
+            signals.contains {
+                $0["member"] as? String == "RemoveAccessible" && $0["path"] as? String == Self.toolTipPath
+            }, "the tool tip's going reached the cache: \(signals)")
+        let events = report["eventsWithListener"] as? [[String: Any]] ?? []
+        #expect(events.contains { $0["type"] as? String == "object:state-changed:focused" }, "\(events)")
+    }
+
+    static let toolTipPath = "/org/a11y/atspi/accessible/tooltip"
 
     /// A label offers its text through the Text interface too, with its own attributes and
     /// character extents inside its frame, and no selection.

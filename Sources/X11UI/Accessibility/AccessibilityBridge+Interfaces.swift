@@ -53,7 +53,8 @@ extension AccessibilityBridge {
 
     private func listenerSignal(_ message: DBusMessage) {
         let arguments = message.arguments
-        guard arguments.count == 2, let name = arguments[0].stringValue, let event = arguments[1].stringValue else {
+        // (ss) from older registries, (ssas) from at-spi2-core 2.46 (with the listener's properties).
+        guard arguments.count >= 2, let name = arguments[0].stringValue, let event = arguments[1].stringValue else {
             return
         }
         switch message.member {

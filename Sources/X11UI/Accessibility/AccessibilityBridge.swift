@@ -70,7 +70,7 @@ final class AccessibilityBridge {
         {
             bus.call(call) { [weak self] reply in
                 guard let self, case .array(_, let pairs)? = reply?.arguments.first else { return }
-                for case .structure(let fields) in pairs where fields.count == 2 {
+                for case .structure(let fields) in pairs where fields.count >= 2 {
                     if let name = fields[0].stringValue, let event = fields[1].stringValue {
                         self.listenerRegistered(name: name, event: event)
                     }
