@@ -26,37 +26,40 @@ extension AccessibilityBridge {
     func cacheItems() -> [DBusValue] {
         var items: [DBusValue] = []
         let application = AccessibleNode.application(application)
-        if let item = cacheItem(application) { items.append(item) }
-        for child in application.children { appendSubtree(child, to: &items) }
+        if desktop != nil {
+            appendSubtree(application, parent: nil, index: -1, to: &items)
+        } else {
+            // libatspi would take the application's null parent as having none: it waits for
+            // the registry's answer, and its children come alone.
+            for (index, child) in application.children.enumerated() {
+                appendSubtree(child, parent: application, index: index, to: &items)
+            }
+        }
         return items
     }
 
-    private func appendSubtree(_ node: AccessibleNode, to items: inout [DBusValue]) {
-        guard let item = cacheItem(node) else { return }
-        items.append(item)
-        for child in node.children { appendSubtree(child, to: &items) }
+    /// Appends `node` (at `index` in `parent`) and the objects inside it, parents first; the
+    /// tree is walked once, each object's parent and index known on the way.
+    private func appendSubtree(
+        _ node: AccessibleNode, parent: AccessibleNode?, index: Int, to items: inout [DBusValue]
+    ) {
+        let children = node.children
+        items.append(cacheItem(node, parent: parent, index: index, childCount: children.count))
+        for (index, child) in children.enumerated() {
+            appendSubtree(child, parent: node, index: index, to: &items)
+        }
     }
 
-    /// One object as a cache item; nil for the application before the registry told its
-    /// desktop (libatspi would take a null parent as having none).
-    func cacheItem(_ node: AccessibleNode) -> DBusValue? {
-        let parent: DBusValue
-        let index: Int
-        if node.isApplication {
-            guard desktop != nil else { return nil }
-            parent = parentReference(of: node)
-            // -1: libatspi would put the application at that index of the desktop's children,
-            // over whichever application is there.
-            index = -1
-        } else {
-            parent = reference(node.parent)
-            index = node.indexInParent
-        }
+    /// One object as a cache item. The application's parent is the desktop, at index -1:
+    /// libatspi would put it at a real index of the desktop's children, over whichever
+    /// application is there.
+    private func cacheItem(_ node: AccessibleNode, parent: AccessibleNode?, index: Int, childCount: Int) -> DBusValue {
         var words: [UInt32] = [0, 0]
         for state in node.states { words[state.rawValue / 32] |= 1 << UInt32(state.rawValue % 32) }
         return .structure([
-            reference(node), reference(.application(application)), parent,
-            .int32(Int32(clamping: index)), .int32(Int32(clamping: node.children.count)),
+            reference(node), reference(.application(application)),
+            node.isApplication ? parentReference(of: node) : reference(parent),
+            .int32(Int32(clamping: node.isApplication ? -1 : index)), .int32(Int32(clamping: childCount)),
             .array(element: "s", interfaces(of: node).map { .string($0) }),
             .string(node.name), .uint32(node.role.rawValue), .string(description(of: node)),
             .array(element: "u", words.map { .uint32($0) }),
@@ -72,7 +75,7 @@ extension AccessibilityBridge {
     func cacheAdd(_ node: AccessibleNode) {
         guard sendsCacheSignals else { return }
         var items: [DBusValue] = []
-        appendSubtree(node, to: &items)
+        appendSubtree(node, parent: node.parent, index: node.indexInParent, to: &items)
         for item in items {
             if let signal = bus.signal(
                 path: Self.cachePath, interface: Self.cacheInterface, member: "AddAccessible", [item])
