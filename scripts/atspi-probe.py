@@ -3,13 +3,19 @@
 JSON on stdout. Run it inside its own session bus, on a display of its own:
 
     DISPLAY=:5 dbus-run-session -- /usr/bin/python3 scripts/atspi-probe.py [--tree-only] PROGRAM [ARGS...]
+    ... scripts/atspi-probe.py --cache-listeners tooltip-demo
+
+--cache-listeners registers no event listener at first: a tooltip shown by Tab must bring no
+cache signal; then one listener is registered, and the next tooltip must bring AddAccessible.
 
 It prints one line, "ATSPI-REPORT " and the JSON (the registry writes to stdout too).
 It starts at-spi2-core's bus launcher (the registry comes by D-Bus activation), registers
-listeners, launches PROGRAM, waits for it on the desktop, dumps its tree, presses Tab with
-xdotool and records the focus events and the tool tip object that follows, then clicks the
-cart button through the Action interface and records its description changes. The
-integration tests (AccessibilityTests) judge the report."""
+listeners, launches PROGRAM, waits for it on the desktop, dumps its tree and its Cache
+(org.a11y.atspi.Cache.GetItems, called with GDBus as libatspi calls it), presses Tab with
+xdotool and records the focus events, the tool tip object that follows and the cache's
+AddAccessible / RemoveAccessible signals, then clicks the cart button through the Action
+interface and records its description changes, and reads the text and text attributes of the
+text view and of a label. The integration tests (AccessibilityTests) judge the report."""
 
 import json
 import os
@@ -17,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from gi.repository import GLib
+from gi.repository import Gio, GLib
 
 launcher = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"])
 
@@ -38,12 +44,70 @@ def on_event(event):
         events.append({"type": event.type, "error": str(error)})
 
 
-for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
-             "object:property-change:accessible-description", "object:children-changed",
-             "window:activate", "object:text-selection-changed"]:
-    pyatspi.Registry.registerEventListener(on_event, name)
+# --cache-listeners: no listener at first (the program must send no cache signal), then one.
+cache_listeners = sys.argv[1] == "--cache-listeners"
+if cache_listeners:
+    del sys.argv[1]
+else:
+    for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
+                 "object:property-change:accessible-description", "object:children-changed",
+                 "window:activate", "object:text-selection-changed"]:
+        pyatspi.Registry.registerEventListener(on_event, name)
 
 context = GLib.MainContext.default()
+
+# A plain D-Bus connection to the accessibility bus, beside libatspi's: the cache's method and
+# signals as they are on the bus.
+session = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+a11y_address = session.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", None,
+                                 GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+a11y = Gio.DBusConnection.new_for_address_sync(
+    a11y_address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+    None, None)
+cache_signals = []
+
+
+def cache_item(item):
+    (obj, app, parent, index, child_count, interfaces, name, role, description, states) = item
+    return {"bus": obj[0], "path": obj[1], "app": list(app), "parent": list(parent), "index": index,
+            "childCount": child_count, "interfaces": sorted(i.replace("org.a11y.atspi.", "") for i in interfaces),
+            "name": name, "role": role, "description": description, "states": list(states)}
+
+
+def on_cache_signal(connection, sender, path, interface, member, parameters):
+    # GLib wraps the arguments in a tuple: the signature of the signal's one argument is inside.
+    entry = {"member": member, "sender": sender, "objectPath": path, "signature": parameters.get_type_string()[1:-1]}
+    try:
+        if member == "AddAccessible":
+            entry.update(cache_item(parameters.unpack()[0]))
+        elif member == "RemoveAccessible":
+            entry["bus"], entry["path"] = parameters.unpack()[0]
+    except Exception as error:  # a signature other than the one expected
+        entry["error"] = repr(error)
+    cache_signals.append(entry)
+
+
+a11y.signal_subscribe(None, "org.a11y.atspi.Cache", None, None, None, Gio.DBusSignalFlags.NONE, on_cache_signal)
+
+
+def bus_name_of(program_name):
+    """The unique bus name of the application named `program_name`, from the registry's children."""
+    children = a11y.call_sync("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root",
+                              "org.a11y.atspi.Accessible", "GetChildren", None, None,
+                              Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    for bus, path in children:
+        name = a11y.call_sync(bus, path, "org.freedesktop.DBus.Properties", "Get",
+                              GLib.Variant("(ss)", ("org.a11y.atspi.Accessible", "Name")), None,
+                              Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        if name == program_name:
+            return bus
+    return None
+
+
+def get_items(bus):
+    reply = a11y.call_sync(bus, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems", None, None,
+                           Gio.DBusCallFlags.NONE, 5000, None)
+    return {"signature": reply.get_type_string()[1:-1], "items": [cache_item(i) for i in reply.unpack()[0]]}
 
 
 def pump(condition, timeout):
@@ -114,6 +178,52 @@ def find(accessible, identifier):
     return None
 
 
+def settle(bus):
+    """Round trips to the program on the connection the cache signals come by: a signal it sent
+    before answering has arrived and been dispatched when this returns. Returns the items."""
+    items = get_items(bus)["items"]
+    while context.pending():
+        context.iteration(False)
+    return items
+
+
+def tool_tip_items(bus):
+    return [i for i in settle(bus) if i["role"] == 64]
+
+
+def check_cache_listeners(app):
+    bus = bus_name_of(os.path.basename(sys.argv[1]))
+    report["busName"] = bus
+    pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)
+    subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
+    # Tab focuses the Buy button, whose focus tooltip shows: the tool tip is in the tree, and
+    # no cache signal came for it, as no client registered a listener.
+    subprocess.run(["xdotool", "key", "Tab"], check=True)
+    report["quietToolTip"] = [i["name"] for i in pump(lambda: tool_tip_items(bus), 5) or []]
+    report["quietSignals"] = list(cache_signals)
+    # One listener: once the program knows of it, the tool tip's going reaches the cache (the
+    # cart's tooltip takes the Buy button's place; Tab to the text view hides it).
+    event = "object:state-changed:focused"
+    pyatspi.Registry.registerEventListener(on_event, event)
+
+    def registered():
+        pairs = a11y.call_sync("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", "org.a11y.atspi.Registry",
+                               "GetRegisteredEvents", None, None, Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        # The registry spells it "Object:StateChanged:Focused".
+        def plain(name):
+            return name.lower().replace("-", "").replace("_", "")
+        return any(plain(e) == plain(event) for _, e, *rest in pairs)
+
+    report["registered"] = bool(pump(registered, 5))
+    settle(bus)  # the registry told the program before it answered: the program knows now
+    for _ in range(2):
+        subprocess.run(["xdotool", "key", "Tab"], check=True)
+        if pump(lambda: len(cache_signals) > 0, 3):
+            break
+    report["signalsWithListener"] = list(cache_signals)
+    report["eventsWithListener"] = list(events)
+
+
 try:
     app = pump(find_app, 20)
     if app is None:
@@ -123,9 +233,15 @@ try:
         pump(lambda: app.childCount > 0, 5)
         report["tree"] = node(app)
         raise SystemExit
+    if cache_listeners:
+        check_cache_listeners(app)
+        raise SystemExit
     # The layout settles after the window maps: wait for the buy button to have a place.
     pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)
     report["tree"] = node(app)
+    bus = bus_name_of(os.path.basename(sys.argv[1]))
+    report["busName"] = bus
+    report["cache"] = get_items(bus)
 
     # Keyboard focus: keys go to the window under the pointer on a bare server.
     subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
@@ -144,6 +260,8 @@ try:
                 buy = find(app, "buy-button")
                 report["buyWhileShown"] = node(buy, 99)
     report["focus"] = focus
+    # The tooltip's RemoveAccessible follows its hiding.
+    pump(lambda: any(c["member"] == "RemoveAccessible" for c in cache_signals), 3)
     report["toolTipAfterFocusMoved"] = [c.name for c in app if c is not None and c.getRoleName() == "tool tip"]
 
     # The cart's description follows its count, as a live update.
@@ -171,12 +289,29 @@ try:
                           "firstCharacter": first, "tenthCharacter": tenth,
                           "offsetAtTenth": t.getOffsetAtPoint(tenth[0] + 1, tenth[1] + tenth[3] // 2,
                                                               pyatspi.DESKTOP_COORDS)}
+        attributes, start, end = t.getAttributeRun(5, False)
+        report["textAttributes"] = {
+            "run": {"attributes": dict(a.split(":", 1) for a in attributes), "start": start, "end": end},
+            "default": dict(a.split(":", 1) for a in t.getDefaultAttributes().split(";") if a),
+            "weightAt5": t.getAttributeValue(5, "weight"),
+            "attributesAt5": list(t.getAttributes(5)[1:]),
+        }
+    # A label offers its text and attributes too (read-only: no selection).
+    label = find(app, "label")
+    if label is not None:
+        t = label.queryText()
+        attributes, start, end = t.getAttributeRun(0, True)
+        report["labelText"] = {"text": t.getText(0, -1), "characterCount": t.characterCount,
+                               "nSelections": t.getNSelections(),
+                               "firstCharacter": list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS)),
+                               "attributes": dict(a.split(":", 1) for a in attributes), "run": [start, end]}
 except SystemExit:
     pass
 except Exception as error:
     report["errors"].append(repr(error))
 finally:
     report["events"] = events
+    report["cacheSignals"] = cache_signals
     program.terminate()
     try:
         program.wait(timeout=5)

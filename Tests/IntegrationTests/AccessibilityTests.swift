@@ -36,11 +36,11 @@ struct AccessibilityTests {
         return run
     }
 
-    /// Runs the AT-SPI probe on a program of the package (`--tree-only` first: only its tree).
+    /// Runs the AT-SPI probe on a program of the package (`--tree-only` first: only its tree;
+    /// `--cache-listeners`: the cache signals before and after a listener registers).
     static func probe(_ arguments: [String]) throws -> Run {
         var arguments = arguments
-        let treeOnly = arguments.first == "--tree-only"
-        if treeOnly { arguments.removeFirst() }
+        let flag = arguments.first?.hasPrefix("--") == true ? arguments.removeFirst() : nil
         let programArguments = [ProgramProcess.executablePath(arguments[0])] + arguments.dropFirst()
         let server = try XvfbServer()
         defer { server.stop() }
@@ -62,7 +62,7 @@ struct AccessibilityTests {
         environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
-            ["--", "/usr/bin/python3", script] + (treeOnly ? ["--tree-only"] : []) + programArguments,
+            ["--", "/usr/bin/python3", script] + (flag.map { [$0] } ?? []) + programArguments,
             environment: environment, stdout: .file(output), stderr: .null)
         guard probe.wait(timeout: 120) != nil else {
             probe.stop(abruptly: true)
@@ -225,6 +225,163 @@ struct AccessibilityTests {
         let events = report["events"] as? [[String: Any]] ?? []
         #expect(events.contains { $0["type"] as? String == "object:text-selection-changed" })
     }
+
+    /// `org.a11y.atspi.Cache.GetItems`, called on the bus as libatspi calls it when it meets the
+    /// application: the whole tree in one reply, each object with the parent, index and child
+    /// count that place it, and what pyatspi read of it one call at a time.
+    @Test func theCacheHoldsTheWholeTreeInOneReply() throws {
+        let report = try Self.run().report
+        #expect(report["errors"] as? [String] == [])
+        let bus = try #require(report["busName"] as? String, "the application's bus name")
+        let cache = try #require(report["cache"] as? [String: Any])
+        #expect(cache["signature"] as? String == "a((so)(so)(so)iiassusau)")
+        let items = cache["items"] as? [[String: Any]] ?? []
+        // The tree pyatspi walked: as many objects, with the same names.
+        var treeNames: [String] = []
+        func visit(_ node: [String: Any]) {
+            treeNames.append(node["name"] as? String ?? "?")
+            for child in node["children"] as? [[String: Any]] ?? [] { visit(child) }
+        }
+        visit(try #require(report["tree"] as? [String: Any]))
+        #expect(treeNames.count >= 20)
+        #expect(items.map { $0["name"] as? String ?? "?" }.sorted() == treeNames.sorted())
+        let paths = items.compactMap { $0["path"] as? String }
+        #expect(Set(paths).count == items.count, "one item per object")
+        #expect(items.allSatisfy { $0["bus"] as? String == bus && $0["app"] as? [String] == [bus, Self.rootPath] })
+        // The application first, a child of the desktop at no index (-1: libatspi would
+        // otherwise put it over another application).
+        let root = try #require(items.first)
+        #expect(root["path"] as? String == Self.rootPath)
+        #expect(root["role"] as? Int == 75)
+        #expect(root["index"] as? Int == -1)
+        let desktop = root["parent"] as? [String] ?? []
+        #expect(desktop.count == 2 && desktop.first != bus && desktop.last == Self.rootPath, "\(desktop)")
+        // Every other object's parent is an item, and a parent's children fill 0..<childCount.
+        var childIndexes: [String: [Int]] = [:]
+        for item in items.dropFirst() {
+            let parent = item["parent"] as? [String] ?? []
+            #expect(parent.first == bus && paths.contains(parent.last ?? ""), "\(item)")
+            childIndexes[parent.last ?? "", default: []].append(item["index"] as? Int ?? -1)
+        }
+        for item in items {
+            let path = item["path"] as? String ?? ""
+            let count = item["childCount"] as? Int ?? -1
+            #expect(childIndexes[path, default: []].sorted() == Array(0..<count), "children of \(path)")
+        }
+        let buy = try #require(items.first { $0["name"] as? String == "Buy, Only $9.99" })
+        #expect(buy["role"] as? Int == 43)
+        #expect(buy["description"] as? String == Self.buyText)
+        #expect(buy["interfaces"] as? [String] == ["Accessible", "Action", "Component"])
+        let states = buy["states"] as? [Int] ?? []
+        #expect(states.count == 2 && (states.first ?? 0) & (1 << 13) != 0, "has tooltip: \(states)")
+        let text = try #require(items.first { $0["role"] as? Int == 61 })
+        #expect(text["interfaces"] as? [String] == ["Accessible", "Component", "Text"])
+    }
+
+    /// The tooltip shown by Tab's focus reaches clients' caches as it shows
+    /// (`AddAccessible`, a tool tip under the application) and leaves them as it hides.
+    @Test func theCacheIsToldWhenTheTooltipShowsAndHides() throws {
+        let report = try Self.run().report
+        let bus = try #require(report["busName"] as? String)
+        let signals = report["cacheSignals"] as? [[String: Any]] ?? []
+        #expect(signals.allSatisfy { $0["sender"] as? String == bus && $0["objectPath"] as? String == Self.cachePath })
+        #expect(signals.allSatisfy { $0["error"] == nil }, "\(signals)")
+        // Only the tool tip comes and goes in the scenario (not the views inside its window).
+        #expect(
+            signals.filter { $0["member"] as? String == "AddAccessible" }.allSatisfy { $0["role"] as? Int == 64 },
+            "\(signals)")
+        let addIndex = try #require(
+            signals.firstIndex { $0["member"] as? String == "AddAccessible" && $0["role"] as? Int == 64 },
+            "an AddAccessible for the tool tip: \(signals)")
+        let added = signals[addIndex]
+        #expect(added["signature"] as? String == "((so)(so)(so)iiassusau)")
+        #expect(added["name"] as? String == Self.buyText)
+        #expect(added["parent"] as? [String] == [bus, Self.rootPath])
+        #expect((added["index"] as? Int ?? -1) >= 1, "after the frame")
+        #expect(added["childCount"] as? Int == 0)
+        #expect(added["states"] as? [Int] != [0, 0])
+        let path = try #require(added["path"] as? String)
+        let removed = signals.lastIndex {
+            $0["member"] as? String == "RemoveAccessible" && $0["path"] as? String == path
+        }
+        #expect(removed.map { $0 > addIndex } == true, "a RemoveAccessible for it once focus moved on: \(signals)")
+        #expect(
+            signals.filter { $0["member"] as? String == "RemoveAccessible" }.allSatisfy {
+                $0["signature"] as? String == "(so)"
+            })
+    }
+
+    /// The text view's text attributes through pyatspi: one run over the whole text (it is
+    /// drawn in one font, colour and direction), the same as its defaults.
+    @Test func theTextViewsAttributesAreOneRunOverItsText() throws {
+        let report = try Self.run().report
+        let count = try #require((report["text"] as? [String: Any])?["characterCount"] as? Int)
+        let attributes = try #require(report["textAttributes"] as? [String: Any])
+        let run = try #require(attributes["run"] as? [String: Any])
+        #expect(run["start"] as? Int == 0)
+        #expect(run["end"] as? Int == count)
+        let values = run["attributes"] as? [String: String] ?? [:]
+        #expect(values["family-name"] == "DejaVu Sans", "the face fontconfig matched for sans-serif")
+        #expect(values["size"] == "10", "13 px at 96 dpi is 9.75 points")
+        #expect(values["weight"] == "400")
+        #expect(values["fg-color"] == "7196,7196,7710", "Color.label, 0x1c1c1e")
+        #expect(values["bg-color"] == "65535,65535,65535", "the text view's white")
+        #expect(values["direction"] == "ltr")
+        #expect(values["justification"] == "left")
+        #expect(values["wrap-mode"] == "word-char")
+        #expect(values["editable"] == "false")
+        #expect(attributes["default"] as? [String: String] == values)
+        #expect(attributes["weightAt5"] as? String == "400")
+        #expect(attributes["attributesAt5"] as? [Int] == [0, count])
+    }
+
+    /// With no event listener registered (no screen reader), a tooltip that shows sends no
+    /// cache signal; a listener registered after the program started (as when Orca starts
+    /// later) is heard: its events and the cache's signals then arrive.
+    @Test func cacheSignalsWaitForAListener() throws {
+        let run = try Self.probe(["--cache-listeners", "tooltip-demo"])
+        let report = run.report
+        #expect(report["errors"] as? [String] == [])
+        #expect(report["quietToolTip"] as? [String] == [Self.buyText], "the tooltip showed")
+        #expect(report["quietSignals"] as? [[String: Any]] != nil)
+        #expect((report["quietSignals"] as? [[String: Any]])?.isEmpty == true, "\(report["quietSignals"] ?? [])")
+        #expect(report["registered"] as? Bool == true)
+        let signals = report["signalsWithListener"] as? [[String: Any]] ?? []
+        #expect(
+            signals.contains {
+                $0["member"] as? String == "RemoveAccessible" && $0["path"] as? String == Self.toolTipPath
+            }, "the tool tip's going reached the cache: \(signals)")
+        let events = report["eventsWithListener"] as? [[String: Any]] ?? []
+        #expect(events.contains { $0["type"] as? String == "object:state-changed:focused" }, "\(events)")
+    }
+
+    static let toolTipPath = "/org/a11y/atspi/accessible/tooltip"
+
+    /// A label offers its text through the Text interface too, with its own attributes and
+    /// character extents inside its frame, and no selection.
+    @Test func aLabelOffersItsTextAndAttributes() throws {
+        let run = try Self.run()
+        let text = "A label with a tooltip of its own. Rest the pointer here to read it."
+        let label = try #require(run.report["labelText"] as? [String: Any])
+        #expect(label["text"] as? String == text)
+        #expect(label["characterCount"] as? Int == text.unicodeScalars.count)
+        #expect(label["nSelections"] as? Int == 0)
+        #expect(label["run"] as? [Int] == [0, text.unicodeScalars.count])
+        let values = label["attributes"] as? [String: String] ?? [:]
+        #expect(values["family-name"] == "DejaVu Sans")
+        #expect(values["weight"] == "400")
+        #expect(values["fg-color"] == "7196,7196,7710")
+        #expect(values["justification"] == "left")
+        #expect(values["left-margin"] == "0")
+        let first = try #require(label["firstCharacter"] as? [Int])
+        let frame = try #require(run.frames["label"])
+        #expect(first.count == 4 && first[2] > 0 && first[3] > 0, "\(first)")
+        #expect(frame.contains(first[0], first[1]), "\(first) in \(frame)")
+        #expect((run.nodes["label"]?["interfaces"] as? [String] ?? []).contains("Text"))
+    }
+
+    static let rootPath = "/org/a11y/atspi/accessible/root"
+    static let cachePath = "/org/a11y/atspi/cache"
 
     /// Debian's Orca, on its own display and session bus, speaks the Buy button focused with Tab:
     /// its name and role, then its tooltip as the description.

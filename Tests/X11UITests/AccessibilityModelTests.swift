@@ -129,6 +129,39 @@ struct AccessibilityModelTests {
         #expect(view.caretOffset == 11)
     }
 
+    /// Text attributes change only where the direction does: paragraphs of one direction are
+    /// one run, and the whole text is one run when it has one direction.
+    @Test func textAttributeRunsFollowTheParagraphsDirection() {
+        let hebrew = "\u{5E9}\u{5DC}\u{5D5}\u{5DD}"  // four letters
+        let runs = AccessibilityBridge.directionRuns(of: "ab\ncd\n" + hebrew + "\nxyz")
+        #expect(runs.map(\.range) == [0..<6, 6..<11, 11..<14])
+        #expect(runs.map(\.rightToLeft) == [false, true, false])
+        #expect(AccessibilityBridge.directionRuns(of: "one run").map(\.range) == [0..<7])
+        #expect(AccessibilityBridge.directionRuns(of: "").map(\.range) == [0..<0])
+
+        let style = AccessibilityBridge.TextStyle(
+            text: "ab\n" + hebrew, font: Font(family: "serif", size: 16, weight: .bold), color: .label,
+            background: .white, alignment: .leading, wraps: true, margin: 8, resolvedFamily: nil)
+        let first = AccessibilityBridge.attributeRun(style, at: 1)
+        #expect(first.range == 0..<3)
+        let values = Dictionary(uniqueKeysWithValues: first.attributes)
+        #expect(values["family-name"] == "serif")
+        #expect(values["size"] == "12")
+        #expect(values["weight"] == "700")
+        #expect(values["fg-color"] == "7196,7196,7710")
+        #expect(values["bg-color"] == "65535,65535,65535")
+        #expect(values["direction"] == "ltr")
+        #expect(values["justification"] == "left")
+        let second = AccessibilityBridge.attributeRun(style, at: 5)
+        #expect(second.range == 3..<7)
+        let rtl = Dictionary(uniqueKeysWithValues: second.attributes)
+        #expect(rtl["direction"] == "rtl")
+        #expect(rtl["justification"] == "right", "leading is the right edge of a right-to-left paragraph")
+        // Offsets past the end are the last run's; the defaults take the first paragraph's direction.
+        #expect(AccessibilityBridge.attributeRun(style, at: 99).range == 3..<7)
+        #expect(Dictionary(uniqueKeysWithValues: AccessibilityBridge.defaultAttributes(style))["direction"] == "ltr")
+    }
+
     @Test func valuesRoundTripThroughALibdbusMessage() throws {
         try #require(DBusLibrary.shared != nil, "libdbus-1 is installed")
         let library = try #require(DBusLibrary.shared)
@@ -151,5 +184,25 @@ struct AccessibilityModelTests {
         #expect(Array(read.prefix(8)) == Array(values.prefix(8)))
         #expect(read[9] == values[9])
         #expect(values.map(\.signature).joined() == "siubdova(so)aua{sv}")
+    }
+
+    /// An array whose element is not of its declared type is refused (libdbus would abort the
+    /// process); a cache item's array with the item's own signature is written.
+    @Test func anArrayOfTheWrongTypeIsRefusedNotAborted() throws {
+        let library = try #require(DBusLibrary.shared, "libdbus-1 is installed")
+        func message() throws -> DBusMessage {
+            let raw = try #require(library.pointee.message_new_signal("/a/b", "org.example.I", "Changed"))
+            return DBusMessage(adopting: raw, library: library)
+        }
+        let reference = DBusValue.structure([.string(":1.2"), .objectPath("/p")])
+        #expect(try !message().append([.array(element: "s", [reference])]))
+        let item = DBusValue.structure([
+            reference, reference, reference, .int32(-1), .int32(2), .array(element: "s", [.string("Accessible")]),
+            .string("name"), .uint32(75), .string(""), .array(element: "u", [.uint32(0), .uint32(0)]),
+        ])
+        #expect(item.signature == AccessibilityBridge.cacheItemSignature)
+        let written = try message()
+        #expect(written.append([.array(element: AccessibilityBridge.cacheItemSignature, [item])]))
+        #expect(written.arguments == [.array(element: AccessibilityBridge.cacheItemSignature, [item])])
     }
 }

@@ -11,6 +11,15 @@ extension AccessibilityBridge {
             return false
         }
         guard message.isMethodCall, let path = message.path, let member = message.member else { return false }
+        if path == Self.cachePath {
+            let interface = message.interface ?? ""
+            guard interface == Self.cacheInterface || interface.isEmpty, let result = cache(member) else {
+                reply(to: message, error: "org.freedesktop.DBus.Error.UnknownMethod", "\(interface).\(member)")
+                return true
+            }
+            if message.expectsReply, let reply = bus.reply(to: message, result) { bus.send(reply) }
+            return true
+        }
         guard let node = node(at: path) else {
             guard path.hasPrefix("/org/a11y/atspi/accessible") else { return false }
             reply(to: message, error: "org.freedesktop.DBus.Error.UnknownObject", "No such object: \(path)")
@@ -44,7 +53,8 @@ extension AccessibilityBridge {
 
     private func listenerSignal(_ message: DBusMessage) {
         let arguments = message.arguments
-        guard arguments.count == 2, let name = arguments[0].stringValue, let event = arguments[1].stringValue else {
+        // (ss) from older registries, (ssas) from at-spi2-core 2.46 (with the listener's properties).
+        guard arguments.count >= 2, let name = arguments[0].stringValue, let event = arguments[1].stringValue else {
             return
         }
         switch message.member {
@@ -67,7 +77,7 @@ extension AccessibilityBridge {
         case .view(let view):
             names.append("Component")
             if !node.actions.isEmpty { names.append("Action") }
-            if view is TextView { names.append("Text") }
+            if view is TextView || view is Label { names.append("Text") }
         default: names.append("Component")
         }
         return names.map { Self.atspi + $0 }
@@ -119,16 +129,17 @@ extension AccessibilityBridge {
         case (Self.atspi + "Application", "Id"): return .int32(0)
         case (Self.atspi + "Action", "NActions"): return .int32(Int32(node.actions.count))
         case (Self.atspi + "Text", "CharacterCount"):
-            guard case .view(let view as TextView) = node else { return nil }
-            return .int32(Int32(clamping: view.text.unicodeScalars.count))
+            guard let text = AccessibleText(node) else { return nil }
+            return .int32(Int32(clamping: text.text.unicodeScalars.count))
         case (Self.atspi + "Text", "CaretOffset"):
-            guard case .view(let view as TextView) = node else { return nil }
-            return .int32(Int32(clamping: view.caretOffset))
+            guard let text = AccessibleText(node) else { return nil }
+            return .int32(Int32(clamping: text.caretOffset))
         default: return nil
         }
     }
 
-    private func description(of node: AccessibleNode) -> String {
+    /// An object's description, remembered as read for a view.
+    func description(of node: AccessibleNode) -> String {
         let description = node.description
         if case .view(let view) = node { noteDescriptionRead(description, of: view) }
         return description

@@ -1,5 +1,6 @@
-/// AT-SPI2's Text interface for a `TextView`: its text, the caret and the selection, in
-/// character offsets (Unicode scalars, as AT-SPI2 counts them).
+/// AT-SPI2's Text interface for a `TextView` and a `Label`: the text, the caret and the
+/// selection (a text view's), character extents and text attributes, in character offsets
+/// (Unicode scalars, as AT-SPI2 counts them).
 extension AccessibilityBridge {
     /// AT-SPI2 text granularities (`AtspiTextGranularity`) and boundaries (`AtspiTextBoundaryType`).
     private enum Unit {
@@ -28,7 +29,7 @@ extension AccessibilityBridge {
     }
 
     func text(_ node: AccessibleNode, _ member: String, _ arguments: [DBusValue]) -> [DBusValue]? {
-        guard case .view(let view as TextView) = node else { return nil }
+        guard let view = AccessibleText(node) else { return nil }
         let scalars = Array(view.text.unicodeScalars)
         let ints = arguments.compactMap(\.intValue)
         func clamp(_ offset: Int) -> Int { offset < 0 ? scalars.count : min(offset, scalars.count) }
@@ -53,8 +54,7 @@ extension AccessibilityBridge {
         case "SetCaretOffset":
             guard let offset = ints.first else { return nil }
             let index = view.text.unicodeScalars.index(view.text.startIndex, offsetBy: clamp(offset))
-            view.select(index..<index)
-            return [.bool(true)]
+            return [.bool(view.select(index..<index))]
         case "GetCharacterAtOffset":
             guard let offset = ints.first, scalars.indices.contains(offset) else { return [.int32(0)] }
             return [.int32(Int32(bitPattern: scalars[offset].value))]
@@ -77,11 +77,9 @@ extension AccessibilityBridge {
             let all = view.text.unicodeScalars
             let lower = all.index(all.startIndex, offsetBy: min(start, end))
             let upper = all.index(all.startIndex, offsetBy: max(start, end))
-            view.select(lower..<upper)
-            return [.bool(true)]
+            return [.bool(view.select(lower..<upper))]
         case "RemoveSelection":
-            view.select(nil)
-            return [.bool(true)]
+            return [.bool(view.select(nil))]
         case "GetCharacterExtents", "GetRangeExtents":
             let range =
                 member == "GetCharacterExtents"
@@ -90,7 +88,7 @@ extension AccessibilityBridge {
             let rect = view.rects(covering: Self.characters(range.0, range.1, in: view.text)).reduce(Rect.zero) {
                 $0.isEmpty ? $1 : $0.union($1)
             }
-            let origin = Self.origin(of: view, coordinates: ints.last ?? 0)
+            let origin = Self.origin(of: view.view, coordinates: ints.last ?? 0)
             let r = rect.offsetBy(dx: origin.x, dy: origin.y)
             return [
                 .int32(Self.pixels(r.minX)), .int32(Self.pixels(r.minY)), .int32(Self.pixels(r.width)),
@@ -98,15 +96,14 @@ extension AccessibilityBridge {
             ]
         case "GetOffsetAtPoint":
             guard ints.count >= 2 else { return nil }
-            let origin = Self.origin(of: view, coordinates: ints.count >= 3 ? ints[2] : 0)
+            let origin = Self.origin(of: view.view, coordinates: ints.count >= 3 ? ints[2] : 0)
             let point = Point(x: Double(ints[0]) - origin.x, y: Double(ints[1]) - origin.y)
-            guard view.bounds.contains(point) else { return [.int32(-1)] }
+            guard view.view.bounds.contains(point) else { return [.int32(-1)] }
             let index = view.index(at: point)
             return [.int32(Int32(clamping: view.text.unicodeScalars.distance(from: view.text.startIndex, to: index)))]
-        case "GetAttributeRun", "GetAttributes":
-            return [.array(element: "{ss}", []), .int32(0), .int32(Int32(scalars.count))]
-        case "GetDefaultAttributes", "GetDefaultAttributeSet":
-            return [.array(element: "{ss}", [])]
+        case "GetAttributeRun", "GetAttributes", "GetAttributeValue", "GetDefaultAttributes",
+            "GetDefaultAttributeSet":
+            return textAttributes(view.style, member, arguments)
         default:
             return nil
         }

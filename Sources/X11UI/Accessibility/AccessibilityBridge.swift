@@ -70,7 +70,7 @@ final class AccessibilityBridge {
         {
             bus.call(call) { [weak self] reply in
                 guard let self, case .array(_, let pairs)? = reply?.arguments.first else { return }
-                for case .structure(let fields) in pairs where fields.count == 2 {
+                for case .structure(let fields) in pairs where fields.count >= 2 {
                     if let name = fields[0].stringValue, let event = fields[1].stringValue {
                         self.listenerRegistered(name: name, event: event)
                     }
@@ -109,6 +109,9 @@ final class AccessibilityBridge {
         }
     }
 
+    /// Whether any client registered an event listener.
+    var hasListeners: Bool { !listeners.isEmpty }
+
     /// Whether some client listens for the event (`object:state-changed:focused`, say): a
     /// registered name matches when each of its non-empty parts equals the event's.
     func isListened(_ event: String) -> Bool {
@@ -132,6 +135,18 @@ final class AccessibilityBridge {
         case .window(let window): return Self.objectPrefix + String(number(of: window))
         case .view(let view): return Self.objectPrefix + String(number(of: view))
         }
+    }
+
+    /// The path of an object clients may know of: nil for a window or view never named to them.
+    func knownPath(of node: AccessibleNode) -> String? {
+        let object: AnyObject
+        switch node {
+        case .application, .toolTip: return path(of: node)
+        case .window(let window): object = window
+        case .view(let view): object = view
+        }
+        guard let number = numbers[ObjectIdentifier(object)], objects[number]?.object === object else { return nil }
+        return Self.objectPrefix + String(number)
     }
 
     private func number(of object: AnyObject) -> Int {
@@ -229,10 +244,15 @@ final class AccessibilityBridge {
 
     func windowDidChangeVisibility(_ window: Window, isVisible: Bool) {
         let node = AccessibleNode.window(window)
+        if isVisible { cacheAdd(node) }
         emit(
             .application(application), "Object", "ChildrenChanged", detail: isVisible ? "add" : "remove",
             node.indexInParent, data: reference(node))
         emit(node, "Object", "StateChanged", detail: "showing", isVisible ? 1 : 0)
+        // A hidden window that is still the application's child stays in clients' caches.
+        if !isVisible, !AccessibleNode.application(application).children.contains(where: { $0.isSame(as: node) }) {
+            cacheRemove(node)
+        }
     }
 
     /// The tooltip showed, changed in place, or hid (`source` is the view it belongs to).
@@ -243,6 +263,7 @@ final class AccessibilityBridge {
         if let text {
             toolTipState = (text, WeakObject(source))
             if previous == nil {
+                cacheAdd(node)
                 emit(
                     .application(application), "Object", "ChildrenChanged", detail: "add", node.indexInParent,
                     data: reference(node))
@@ -254,6 +275,7 @@ final class AccessibilityBridge {
             toolTipState = nil
             emit(node, "Object", "StateChanged", detail: "showing", 0)
             emit(.application(application), "Object", "ChildrenChanged", detail: "remove", 0, data: reference(node))
+            cacheRemove(node)
         }
         if let source { descriptionMayHaveChanged(of: source) }
     }
@@ -273,17 +295,35 @@ final class AccessibilityBridge {
 
     /// A subview was added to `parent` or is about to be removed from it.
     func childrenDidChange(in parent: View, child: View, added: Bool) {
-        guard let window = parent.window, !child.isHidden else { return }
+        guard !child.isHidden else { return }
+        objectDidAppear(.view(child), in: parent, added)
+    }
+
+    /// Whether a window is one of the application's objects.
+    private func isInTree(_ window: Window) -> Bool {
+        AccessibleNode.application(application).children.contains { $0.isSame(as: .window(window)) }
+    }
+
+    /// A view was hidden or shown (`isHidden`): it leaves or joins its parent's children.
+    func visibilityDidChange(of view: View) {
+        guard let parent = view.superview else { return }
+        objectDidAppear(.view(view), in: parent, !view.isHidden)
+    }
+
+    /// A view joins (`appeared`) or leaves the children of `parent`.
+    private func objectDidAppear(_ child: AccessibleNode, in parent: View, _ appeared: Bool) {
+        // Only in the application's windows (a tooltip's window is not one: its text is the tool tip).
+        guard let window = parent.window, isInTree(window) else { return }
         var ancestor: View? = parent
         while let view = ancestor {
             if view is Button { return }  // a button is one object
             ancestor = view.superview
         }
         let node: AccessibleNode = parent === window.rootView ? .window(window) : .view(parent)
-        let index = node.children.firstIndex { $0.isSame(as: .view(child)) } ?? -1
-        emit(
-            node, "Object", "ChildrenChanged", detail: added ? "add" : "remove", index,
-            data: reference(.view(child)))
+        let index = node.children.firstIndex { $0.isSame(as: child) } ?? -1
+        if appeared { cacheAdd(child) }
+        emit(node, "Object", "ChildrenChanged", detail: appeared ? "add" : "remove", index, data: reference(child))
+        if !appeared { cacheRemove(child) }
     }
 
     func nameDidChange(of view: View) {

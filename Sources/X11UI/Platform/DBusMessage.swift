@@ -170,7 +170,8 @@ final class DBusMessage {
 
     // MARK: - Writing
 
-    /// Appends arguments; returns false when libdbus runs out of memory.
+    /// Appends arguments; returns false when libdbus runs out of memory or an array holds a
+    /// value that is not of its element type (libdbus would abort).
     @discardableResult
     func append(_ values: [DBusValue]) -> Bool {
         var iterator = cdbus_iter()
@@ -217,7 +218,10 @@ final class DBusMessage {
         case .objectPath(let v): return string("o", v)
         case .signature(let v): return string("g", v)
         case .variant(let inner): return container("v", inner.signature, [inner])
-        case .array(let element, let items): return container("a", element, items)
+        case .array(let element, let items):
+            // libdbus aborts the process on an element of another type: refuse it here.
+            guard items.allSatisfy({ $0.signature == element }) else { return false }
+            return container("a", element, items)
         case .structure(let fields): return container("r", nil, fields)
         case .dictionaryEntry(let key, let value): return container("e", nil, [key, value])
         }

@@ -88,6 +88,7 @@ open class View {
             superview?.invalidateIntrinsicSize()
             superview?.setNeedsDisplay(frame)
             if isHidden { window?.viewDidDisappear(self) }
+            window?.application?.accessibility?.visibilityDidChange(of: self)
         }
     }
 
