@@ -18,7 +18,7 @@ while read -r what pid number; do
             echo "check-test-servers: Xvfb $pid (:$number) outlived the run; stopping it"
             kill "$pid"
             failed=1
-        elif [ "$(tr -d ' \n' < "/tmp/.X$number-lock" 2>/dev/null)" = "$pid" ]; then
+        elif [ -f "/tmp/.X$number-lock" ] && [ "$(tr -d ' \n' < "/tmp/.X$number-lock")" = "$pid" ]; then
             echo "check-test-servers: the lock file of Xvfb $pid (/tmp/.X$number-lock) outlived it"
             failed=1
         fi ;;

@@ -27,9 +27,10 @@ enum ServerLedger {
         write("started \(pid) \(number)")
     }
 
-    /// A server was stopped by its owner.
+    /// A server was stopped by its owner (or had ended, and its owner saw it: a test that
+    /// kills its server).
     static func stopped(pid: Int32) {
-        live.withLock { _ = $0.removeValue(forKey: pid) }
+        guard live.withLock({ $0.removeValue(forKey: pid) }) != nil else { return }
         write("stopped \(pid)")
     }
 
@@ -40,6 +41,9 @@ enum ServerLedger {
             return servers
         }
         for (pid, number) in left.sorted(by: { $0.key < $1.key }) {
+            // Only a child of this process that still runs (not reaped: the pid is still its).
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == 0 else { continue }
             write("left-running \(pid) \(number)")
             kill(pid, SIGTERM)
         }

@@ -74,9 +74,8 @@ public final class XvfbServer: @unchecked Sendable {
     /// A socket that nothing listens on any more is a dead server's; a lock file is this one's
     /// when it holds its pid (Xvfb started with `-displayfd` writes none).
     public func stop(abruptly: Bool = false) {
-        let wasRunning = process.isRunning
         process.stop(abruptly: abruptly)
-        if wasRunning { ServerLedger.stopped(pid: process.pid) }
+        ServerLedger.stopped(pid: process.pid)
         let lock = "/tmp/.X\(number)-lock"
         let owner = (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap {
             Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
