@@ -36,10 +36,13 @@ enum ServerLedger {
 
     /// At exit: every server still running is written down and terminated.
     private static func stopAllAtExit() {
-        let left = live.withLock { servers -> [Int32: Int] in
-            defer { servers = [:] }
-            return servers
-        }
+        // Not waiting for the lock: a thread that held it when `exit` was called never gives
+        // it back.
+        let left =
+            live.withLockIfAvailable { servers -> [Int32: Int] in
+                defer { servers = [:] }
+                return servers
+            } ?? [:]
         for (pid, number) in left.sorted(by: { $0.key < $1.key }) {
             // Only a child of this process that still runs (not reaped: the pid is still its).
             var status: Int32 = 0
