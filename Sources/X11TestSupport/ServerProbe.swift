@@ -383,6 +383,13 @@ extension ServerProbe {
         XSync(display, 0)
     }
 
+    /// Gives up a selection the probe owns, as a program that stops does (a compositor
+    /// leaving `_NET_WM_CM_S0`).
+    public func releaseSelection(_ name: String) {
+        XSetSelectionOwner(display, atom(name), 0, 0)
+        XSync(display, 0)
+    }
+
     /// Whether the probe owns a selection (since `ownSelection`, until another program takes it).
     public func ownsSelection(_ name: String) -> Bool {
         XGetSelectionOwner(display, atom(name)) == requestor

@@ -45,6 +45,7 @@ public final class XvfbServer: @unchecked Sendable {
         }
         self.number = number
         display = ":\(number)"
+        ServerLedger.started(pid: process.pid, number: number)
     }
 
     deinit { stop() }
@@ -63,12 +64,46 @@ public final class XvfbServer: @unchecked Sendable {
     /// Whether the server still runs.
     public var isRunning: Bool { process.isRunning }
 
-    /// Kills the server (SIGKILL when `abruptly`, to test a server that dies) and removes its
-    /// lock file and socket.
+    /// Kills the server (SIGKILL when `abruptly`, to test a server that dies) and removes the
+    /// socket (and lock file) it left behind.
+    ///
+    /// A server stopped with SIGTERM removes its files itself; a killed one leaves them. Only
+    /// files that are still this server's go: once it is gone, a server of another test
+    /// running in parallel may already have taken the display number (Xvfb picks the lowest
+    /// free one), and removing its socket would leave it listening where no client finds it.
+    /// A socket that nothing listens on any more is a dead server's; a lock file is this one's
+    /// when it holds its pid (Xvfb started with `-displayfd` writes none).
     public func stop(abruptly: Bool = false) {
         process.stop(abruptly: abruptly)
-        try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
-        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+        ServerLedger.stopped(pid: process.pid)
+        let lock = "/tmp/.X\(number)-lock"
+        let owner = (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        if owner == process.pid { try? FileManager.default.removeItem(atPath: lock) }
+        let socket = "/tmp/.X11-unix/X\(number)"
+        if XvfbServer.nothingListens(at: socket) { unlink(socket) }
+    }
+
+    /// Whether a Unix socket file exists that refuses connections: its server is dead.
+    public static func nothingListens(at path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result != 0 && errno == ECONNREFUSED
     }
 }
 

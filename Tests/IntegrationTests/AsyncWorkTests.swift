@@ -154,7 +154,10 @@ final class RunLoopSourceTests {
         _ = bytes.withUnsafeMutableBytes { Glibc.write(pipeEnds[1], $0.baseAddress, $0.count) }
     }
 
-    func readAll(_ fd: Int32) -> String {
+    /// What is in a pipe. Static: a source's handler that captured the test object would make
+    /// a cycle (test → display → application → source → test) that keeps the display's Xvfb
+    /// running after the test, and after the test process.
+    nonisolated static func readAll(_ fd: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(fd, &buffer, buffer.count)
         return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
@@ -163,9 +166,10 @@ final class RunLoopSourceTests {
     @Test func aSourceWakesTheSleepingLoopAndStopsWhenRemoved() throws {
         let app = display.app
         var received = ""
-        let source = app.addSource(fileDescriptor: pipeEnds[0], events: Int16(POLLIN)) { revents in
+        let readEnd = pipeEnds[0]
+        let source = app.addSource(fileDescriptor: readEnd, events: Int16(POLLIN)) { revents in
             #expect(revents & Int16(POLLIN) != 0)
-            received += self.readAll(self.pipeEnds[0])
+            received += Self.readAll(readEnd)
         }
         // Written from another thread while the loop sleeps with no timer pending.
         let writeEnd = pipeEnds[1]
@@ -180,16 +184,17 @@ final class RunLoopSourceTests {
         write("more")
         display.run(for: .milliseconds(50))
         #expect(received == "hello")
-        #expect(readAll(pipeEnds[0]) == "more")
+        #expect(Self.readAll(pipeEnds[0]) == "more")
     }
 
     @Test func theHostsOneDescriptorIsReadableWhenASourceIs() throws {
         let app = display.app
         display.run(for: .milliseconds(20))
         var calls = 0
-        app.addSource(fileDescriptor: pipeEnds[0], events: Int16(POLLIN)) { _ in
+        let readEnd = pipeEnds[0]
+        app.addSource(fileDescriptor: readEnd, events: Int16(POLLIN)) { _ in
             calls += 1
-            _ = self.readAll(self.pipeEnds[0])
+            _ = Self.readAll(readEnd)
         }
         let aggregate = app.fileDescriptor
         #expect(aggregate >= 0)
@@ -209,7 +214,7 @@ final class RunLoopSourceTests {
         var otherCalls = 0
         app.addSource(fileDescriptor: other[0], events: Int16(POLLIN)) { _ in
             otherCalls += 1
-            _ = self.readAll(other[0])
+            _ = Self.readAll(other[0])
         }
         _ = Glibc.write(other[1], "y", 1)
         #expect(poll(&descriptor, 1, 1000) == 1)

@@ -152,6 +152,40 @@ final class FakeServer: @unchecked Sendable {
         }
     }
 
+    /// A resetting server closes the connections it accepted during its reset without a word.
+    /// When the probe's request comes after that close (its thread ran late on a busy machine)
+    /// the send fails with EPIPE: that is the same close as an end read back, not a timeout.
+    @Test func aConnectionClosedBeforeTheRequestIsSentIsAClosedOneNotATimeout() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]) }
+        close(ends[1])
+        let outcome = DisplayProbe.answer(on: ends[0], until: MonotonicInstant.now() + .seconds(2))
+        #expect(outcome == .closed)
+    }
+
+    /// The probe connects right as a resetting server's last client leaves (the server is then
+    /// closing what it accepted meanwhile), many times over: each probe ends with an answer.
+    @Test func theProbeAsksAgainWhenAResettingServerClosesItsConnection() throws {
+        let server = try XvfbServer(extraArguments: ["-reset"])
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<50 {
+            // The last client: a complete X connection, closed at once (the server resets). Xlib
+            // itself may meet the reset the probe's own leaving began: it is tried again.
+            let deadline = Date().addingTimeInterval(5)
+            var display = XOpenDisplay(server.display)
+            while display == nil, Date() < deadline { display = XOpenDisplay(server.display) }
+            guard let display else {
+                Issue.record("no connection to \(server.display)")
+                return
+            }
+            XCloseDisplay(display)
+            let outcome = DisplayProbe.check(server.display, timeout: .seconds(5)) { $0 }
+            outcomes["\(outcome)", default: 0] += 1
+        }
+        #expect(outcomes == ["answered": 50])
+    }
+
     @Test @MainActor func halfASetupTimesOutAndGarbageIsRefused() throws {
         let partial = try FakeServer(.partialSetup)
         #expect(throws: X11UIError.displayNotAnswering(name: partial.display, timeout: .milliseconds(300))) {

@@ -52,12 +52,12 @@ enum DisplayProbe {
     }
 
     /// Sends a setup request and reads the whole answer.
-    private static func answer(on fd: Int32, until deadline: MonotonicInstant) -> Outcome {
+    static func answer(on fd: Int32, until deadline: MonotonicInstant) -> Outcome {
         // Byte order 'l', protocol 11.0, no authorization: a server that wants some refuses,
         // which is an answer too.
         let request: [UInt8] = [0x6c, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-        guard send(fd, request, until: deadline) else { return .timedOut }
         var closed = false
+        guard send(fd, request, until: deadline, closed: &closed) else { return closed ? .closed : .timedOut }
         guard let header = receive(fd, count: 8, until: deadline, closed: &closed) else {
             return closed ? .closed : .timedOut
         }
@@ -73,7 +73,16 @@ enum DisplayProbe {
         return .answered
     }
 
-    private static func send(_ fd: Int32, _ bytes: [UInt8], until deadline: MonotonicInstant) -> Bool {
+    /// Sends `bytes`; false when the deadline passes or the connection ends first (`closed`
+    /// then says so).
+    ///
+    /// A resetting server closes the connections it accepted but had not set up yet: when the
+    /// probe's thread runs late (a busy machine), that close comes before the request is sent,
+    /// and the send fails with EPIPE (or ECONNRESET) instead of the read seeing the end. It is
+    /// the same close, and the probe asks again.
+    private static func send(
+        _ fd: Int32, _ bytes: [UInt8], until deadline: MonotonicInstant, closed: inout Bool
+    ) -> Bool {
         var offset = 0
         while offset < bytes.count {
             guard wait(fd, for: Int16(POLLOUT), until: deadline) else { return false }
@@ -81,7 +90,10 @@ enum DisplayProbe {
                 Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
             if sent < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard sent > 0 else { return false }
+            guard sent > 0 else {
+                closed = sent < 0 && (errno == EPIPE || errno == ECONNRESET)
+                return false
+            }
             offset += sent
         }
         return true

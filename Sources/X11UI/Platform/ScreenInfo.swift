@@ -24,13 +24,18 @@ final class ScreenInfo {
         return composited
     }
 
-    /// Reads the compositor's presence and selects the events that keep it and the monitors
-    /// current.
+    /// Selects the events that keep the compositor's presence and the monitors current, then
+    /// reads the compositor's presence.
+    ///
+    /// In that order: the selection's owner is read after the server has the request for its
+    /// changes, so a compositor that starts at the same moment as the program (a session
+    /// starting) is either in the answer or in an event. Read first, a compositor that took
+    /// the selection between the answer and the request was in neither, and every tooltip of
+    /// the program was made for a screen without one.
     func startWatching() {
         guard !isWatching, connection.isUsable else { return }
         isWatching = true
         let display = connection.display
-        composited = XGetSelectionOwner(display, connection.atoms.compositorSelection) != 0
         if connection.extensions.randrEventBase != nil {
             XRRSelectInput(
                 display, connection.root,
@@ -43,6 +48,7 @@ final class ScreenInfo {
                     XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
                         | XFixesSelectionClientCloseNotifyMask))
         }
+        composited = XGetSelectionOwner(display, connection.atoms.compositorSelection) != 0
     }
 
     /// The screen's size.
