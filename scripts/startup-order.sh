@@ -1,7 +1,7 @@
 #!/bin/bash
 # Writes the function order the release build links tooltip-demo with (scripts/startup-order.txt,
 # read by `make bench` through lld's --symbol-ordering-file): the functions the demo runs from
-# exec until its window is up, then those it runs to show tooltips, each once, in that order.
+# exec until its window is up, then those it runs to show and hide tooltips.
 #
 # The kernel maps an executable's code into a process 64 KB at a time around each page it
 # touches (fault-around), so code run at start that is scattered over the executable makes most
@@ -9,10 +9,11 @@
 #
 # Measured with valgrind's callgrind (every function that runs, not a sample), on a private Xvfb:
 # the sample scene and the whole demo, each first started (dump 1), then the pointer rests on
-# views with tooltips and clicks icons (dump 2). The pointer positions are those of the default
-# layout at 96 dpi (README's overview screenshot); if the layout moves, fewer tooltips show and
-# the order covers less, but it stays correct: a function missing from the list is only placed
-# after those on it, and a name that no longer exists is ignored.
+# views with tooltips, Escape hides them, and icons are clicked (dump 2). The pointer positions
+# are those of the default layout at 96 dpi (README's overview screenshot); if the layout
+# moves, fewer tooltips show and the order covers less, but it stays correct: a function
+# missing from the list is only placed after those on it, and a name that no longer exists is
+# ignored.
 #
 # Usage: scripts/startup-order.sh [RELEASE-TOOLTIP-DEMO] [OUTPUT]   (make startup-order)
 set -euo pipefail
@@ -40,7 +41,7 @@ for _ in $(seq 200); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.05; done
 
 # profile NAME "POINTS" "CLICKS" ARGS...: callgrind of the demo with ARGS; rests the pointer on
 # each of POINTS ("x,y ...") and clicks each of CLICKS, after dumping what ran until the window
-# showed.
+# showed. After each rest the tooltip is hidden by Escape and shown again.
 profile() {
 	local name=$1 points=$2 clicks=$3
 	shift 3
@@ -55,6 +56,10 @@ profile() {
 	for point in $points; do
 		xdotool mousemove "${point%,*}" "${point#*,}"
 		sleep 4 # the tooltip's 500 ms delay and its drawing, at valgrind's pace
+		xdotool key Escape # hidden by the key, as tooltip-bench hides it
+		sleep 2
+		xdotool mousemove "${point%,*}" $((${point#*,} + 1))
+		sleep 4 # shown again: the show of an unchanged tooltip
 	done
 	for point in $clicks; do
 		xdotool mousemove "${point%,*}" "${point#*,}" click 1
@@ -89,12 +94,16 @@ def functions(path):
                 names.append(name)
     return names
 
+# The functions run at start, then those run for tooltips; each group sorted by name, so that a
+# new recording changes only the lines of functions that came or went.
 order = []
-for dump in ["sample.1", "all.1", "sample", "all"]:  # the starts first, then the tooltips
-    path = os.path.join(work, dump)  # callgrind writes dump n of OUT to OUT.n, the rest to OUT
-    if os.path.exists(path):
-        order += functions(path)
-order = list(dict.fromkeys(order))
+for group in [["sample.1", "all.1"], ["sample", "all"]]:
+    names = set()
+    for dump in group:
+        path = os.path.join(work, dump)  # callgrind writes dump n of OUT to OUT.n, the rest to OUT
+        if os.path.exists(path):
+            names.update(functions(path))
+    order += sorted(names - set(order))
 if len(order) < 500:
     sys.exit(f"startup-order: only {len(order)} functions recorded; did the demo start?")
 with open(output, "w") as f:
