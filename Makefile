@@ -85,14 +85,15 @@ lint:
 # gold, the toolchain's default linker, cannot pack them; the toolchain's lld can, and glibc
 # 2.36 (Debian 12) applies them.
 #
-# The code run at start is placed together (1.9 MB less resident): the kernel maps an
-# executable's code 64 KB at a time around each page touched, and the 1,400 functions the demo
-# runs until its window is up and its tooltips show (0.6 MB) were spread over 5 MB of code.
+# The code run at start is placed together (the sample scene 1.7 MB less resident): the kernel
+# maps an executable's code 64 KB at a time around each page touched, and the 1,400 functions
+# the demo runs until its window is up and its tooltips show (0.55 MB) were spread over 5 MB.
 # lld places those named in scripts/startup-order.txt first, in that order. `make startup-order`
 # rewrites that list from a valgrind (callgrind) run of the demo (scripts/startup-order.sh); a
-# stale list only places less of the code together. (Swift already gives each function of a
-# module its own section; the standard library's non-generic code is one 1.6 MB section that
-# cannot be reordered, and stays 1.3 MB resident.)
+# stale list only places less of the code together. (lld moves sections, not functions: Swift
+# gives public functions a section each, and a section shared by several moves with the first
+# of them listed; the standard library's non-generic code is one 1.6 MB section, which stays
+# 1.3 MB resident.)
 STATIC_CXX := $(CURDIR)/.build/static-cxx
 RELEASE := -c release --static-swift-stdlib -Xlinker -L$(STATIC_CXX) \
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \

@@ -5,7 +5,8 @@
 #
 # The kernel maps an executable's code into a process 64 KB at a time around each page it
 # touches (fault-around), so code run at start that is scattered over the executable makes most
-# of it resident. Placed together, the same code costs a few hundred kilobytes instead.
+# of it resident. Placed together, that code costs about its own size (0.55 MB for the sample
+# scene), beside the large sections it shares with code that never runs (the standard library's).
 #
 # Measured with valgrind's callgrind (every function that runs, not a sample), on a private Xvfb:
 # the sample scene and the whole demo, each first started (dump 1), then the pointer rests on
@@ -78,7 +79,7 @@ profile sample "190,75 1000,640 60,180 1000,640 190,290" "" --scene sample
 profile all "190,75 1000,640" "438,150 715,93"
 
 python3 - "$demo" "$work" "$output" <<'EOF'
-import os, sys
+import os, subprocess, sys
 
 demo, work, output = sys.argv[1:]
 
@@ -94,8 +95,17 @@ def functions(path):
                 names.append(name)
     return names
 
-# The functions run at start, then those run for tooltips; each group sorted by name, so that a
-# new recording changes only the lines of functions that came or went.
+# Where each function is in the executable profiled: each group below keeps that order, which
+# is the link's (a source file's functions together, near the code they share a section with:
+# measured, 0.1-0.2 MB less resident than the same functions sorted by name), and is stable
+# when the profiled executable was itself linked with the list.
+address = {}
+for line in subprocess.run(["nm", "--defined-only", demo], capture_output=True, text=True, check=True).stdout.splitlines():
+    fields = line.split()
+    if len(fields) == 3:
+        address.setdefault(fields[2], int(fields[0], 16))
+
+# The functions run at start, then those run for tooltips.
 order = []
 for group in [["sample.1", "all.1"], ["sample", "all"]]:
     names = set()
@@ -103,7 +113,7 @@ for group in [["sample.1", "all.1"], ["sample", "all"]]:
         path = os.path.join(work, dump)  # callgrind writes dump n of OUT to OUT.n, the rest to OUT
         if os.path.exists(path):
             names.update(functions(path))
-    order += sorted(names - set(order))
+    order += sorted(names - set(order), key=lambda name: (address.get(name, 1 << 64), name))
 if len(order) < 500:
     sys.exit(f"startup-order: only {len(order)} functions recorded; did the demo start?")
 with open(output, "w") as f:
