@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// Text broken into lines that fit a width: word wrapping, explicit newlines, and an ellipsis
 /// when the text needs more lines than allowed.
 ///
@@ -213,4 +215,30 @@ struct TextLayout: Equatable {
         line.isEllipsized = true
         lines.append(line)
     }
+}
+
+extension String {
+    /// Whether two strings hold the same bytes. `==` compares canonical equivalents, and for text
+    /// that is not ASCII Swift normalises both sides to do so: 2 million instructions for a
+    /// 100,000-character Hindi tooltip, against a pass over the bytes. Enough to tell whether
+    /// text changed (text that changed only to an equivalent form lays out again).
+    func hasSameBytes(as other: String) -> Bool {
+        var lhs = self
+        var rhs = other
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
+    }
+}
+
+/// A string whose equality is byte equality (see `String.hasSameBytes(as:)`), for records of
+/// what was drawn.
+struct BytewiseString: Equatable {
+    var string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.string.hasSameBytes(as: rhs.string) }
 }

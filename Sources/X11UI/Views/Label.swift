@@ -9,7 +9,7 @@ open class Label: View {
     /// The text; explicit newlines start new lines.
     public var text: String {
         didSet {
-            if text != oldValue {
+            if !text.hasSameBytes(as: oldValue) {
                 contentDidChange()
                 accessibilityLabelDidChange()
             }

@@ -1,0 +1,73 @@
+import Testing
+import X11TestSupport
+
+@testable import X11UI
+
+/// The measuring of shaped text (Indic words, emoji sequences) as a long tooltip lays it out:
+/// widths summed from HarfBuzz's output as it is made agree with the glyphs `shape` returns,
+/// runs are the clusters they were, and measuring again searches no font again.
+@Suite(.serialized)
+@MainActor
+final class ShapedTextHotPathTests {
+    let display: InProcessDisplay
+
+    init() throws {
+        display = try InProcessDisplay()
+    }
+
+    var fonts: FontSet { display.app.resources.fonts.fontSet(for: .body) }
+
+    nonisolated static let words = ["नमस्ते", "क्षमा", "हिन्दी", "किताब", "👨‍👩‍👧", "विद्यालय", "🇰🇷", "👍🏽", "❤️", "1️⃣"]
+
+    @Test(arguments: words)
+    func aShapedRunsWidthIsTheSumOfItsGlyphsAdvances(word: String) {
+        let set = fonts
+        var runs = 0
+        var total = 0.0
+        set.forEachRun(in: word[...]) { run, bytes in
+            runs += 1
+            #expect(run.isShaped, "\(word) is shaped")
+            let glyphs = set.shape(bytes, run: run)
+            #expect(!glyphs.isEmpty)
+            let summed = glyphs.reduce(0) { $0 + $1.advance }
+            #expect(set.shapedAdvance(of: bytes, run: run) == summed)
+            total += summed
+            return true
+        }
+        #expect(runs >= 1)
+        #expect(set.width(of: word[...]) == total)
+    }
+
+    @Test func aLongShapedTextIsLaidOutWithEachScalarSearchedForOnce() {
+        let set = fonts
+        var text = ""
+        for index in 0..<2_000 { text += Self.words[index % Self.words.count] + " " }
+        let first = TextLayout(text: text, measurer: set, maxWidth: 400)
+        let lookups = set.faceLookups
+        let second = TextLayout(text: text + "", measurer: set, maxWidth: 400)
+        #expect(set.faceLookups == lookups, "no font was searched again for text measured before")
+        #expect(first == second)
+        #expect(first.lines.count > 10)
+        for line in first.lines {
+            #expect(line.width <= 400 || line.text.count == 1)
+            #expect(!line.text.hasPrefix(" ") && !line.text.hasSuffix(" "))
+        }
+    }
+
+    /// The paragraph-break and space tests look at a character's scalars and bytes; they agree
+    /// with comparing Characters (which normalises non-ASCII text) on every case that matters.
+    @Test func paragraphBreaksAndSpacesAreFoundAsCharacterComparisonFindsThem() {
+        let breaks: [Character] = ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}", "\u{85}"]
+        let others = [
+            " ", "\t", " \u{301}", "a", "é", "e\u{301}", "कि", "👨‍👩‍👧", "\u{A0}", "\u{2027}", "\u{2030}", "\u{84}",
+            "\u{86}", "\u{0E}",
+        ].map { Character($0) }
+        for character in breaks + others {
+            let isBreak = breaks.contains(character)
+            let scalars = character.unicodeScalars.map(\.value)
+            #expect(LineBreaker<FontSet>.isParagraphBreak(character) == isBreak, "\(scalars)")
+            let isSpace = character == " " || character == "\t"
+            #expect(LineBreaker<FontSet>.isSpaceOrTab(character) == isSpace, "\(scalars)")
+        }
+    }
+}
