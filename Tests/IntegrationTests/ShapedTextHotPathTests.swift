@@ -54,6 +54,36 @@ final class ShapedTextHotPathTests {
         }
     }
 
+    /// A label measures its text at the width offered and draws it at the width that measured:
+    /// the layout is used again for any width from its own to the one it wrapped at, which
+    /// must lay the text out the same. Latin with marks that reach out of their letters (the
+    /// layout then wraps a second time, narrower), shaped words, a word too long for a line,
+    /// and a line limit that ellipsizes.
+    @Test(arguments: [false, true])
+    func aLayoutIsTheOneLaidOutAgainAtEveryWidthItWrapsTheSameAt(shaped: Bool) throws {
+        let set = fonts
+        let latin = ["lorem", "ipsum", "dolor", "n\u{0308}\u{0308}\u{0308}", "sit", "amet", "fi\u{0301}\u{0301}"]
+        var text = ""
+        for index in 0..<300 { text += (shaped ? Self.words : latin)[index % 7] + " " }
+        text += String(repeating: shaped ? "क" : "w", count: 200)
+        for maxWidth in [96.0, 173.5, 240, 401.25] {
+            for maxLines in [nil, 4] as [Int?] {
+                let layout = TextLayout(text: text, measurer: set, maxWidth: maxWidth, maxLines: maxLines)
+                let low = layout.size.width
+                let high = try #require(layout.wrappedWidth)
+                #expect(low <= maxWidth && high <= maxWidth)
+                #expect(!layout.wrapsTheSame(at: high + 0.5))
+                #expect(!layout.wrapsTheSame(at: low - 0.5))
+                for width in [low, low.rounded(.up), (low + high) / 2, high] where width >= low && width <= high {
+                    #expect(layout.wrapsTheSame(at: width))
+                    let again = TextLayout(text: text, measurer: set, maxWidth: width, maxLines: maxLines)
+                    #expect(again.lines == layout.lines, "at \(width), from \(maxWidth), \(maxLines ?? 0) lines")
+                    #expect(again.size == layout.size)
+                }
+            }
+        }
+    }
+
     /// The paragraph-break and space tests look at a character's scalars and bytes; they agree
     /// with comparing Characters (which normalises non-ASCII text) on every case that matters.
     @Test func paragraphBreaksAndSpacesAreFoundAsCharacterComparisonFindsThem() {

@@ -54,6 +54,21 @@ struct TextLayout: Equatable {
     /// drawn inset by this much, so that its ink stays inside `size`.
     private(set) var inkInsets = EdgeInsets(all: 0)
 
+    /// The width the lines were wrapped at (after any narrower second wrapping for ink); nil
+    /// when they were not wrapped.
+    private(set) var wrappedWidth: Double?
+
+    /// Whether laying the same text out again at `width`, with the same line limit, gives these
+    /// lines: a width from the layout's own width up to the one it wrapped at. Every line fits
+    /// it, and the word after each line did not fit the wider width, so greedy breaking breaks
+    /// where it broke (a cut word and an ellipsized line keep their length the same way). A
+    /// label measures at the width offered and draws at the width that measured, rounded up:
+    /// this spares it a second layout of the whole text.
+    func wrapsTheSame(at width: Double) -> Bool {
+        guard let wrappedWidth, width.isFinite else { return false }
+        return size.width <= width && width <= wrappedWidth
+    }
+
     /// The size the lines and their ink cover.
     var size: Size {
         Size(
@@ -100,6 +115,7 @@ struct TextLayout: Equatable {
     @MainActor
     private mutating func breakLines(text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int?) {
         let limit = max(1, maxLines ?? .max)
+        wrappedWidth = maxWidth
         lines = []
         isTruncated = false
         var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: maxWidth)

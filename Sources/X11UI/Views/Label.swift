@@ -52,9 +52,12 @@ open class Label: View {
         setNeedsDisplay()
     }
 
-    /// The lines for a width (cached for the last width asked).
+    /// The lines for a width (cached for the last width asked, and used for any width that
+    /// wraps the text the same: drawn at the width it measured, a label lays out once).
     func layout(forWidth width: Double) -> TextLayout? {
-        if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
+        if let cachedLayout, cachedLayout.width == width || wrapsText && cachedLayout.layout.wrapsTheSame(at: width) {
+            return cachedLayout.layout
+        }
         guard let fonts = fontSet(font) else { return nil }
         let viewable = TextLayout.viewableLines(lineHeight: fonts.lineHeight)
         let layout = TextLayout(
