@@ -75,12 +75,37 @@ final class ShapedTextHotPathTests {
                 #expect(!layout.wrapsTheSame(at: high + 0.5))
                 #expect(!layout.wrapsTheSame(at: low - 0.5))
                 for width in [low, low.rounded(.up), (low + high) / 2, high] where width >= low && width <= high {
-                    #expect(layout.wrapsTheSame(at: width))
+                    #expect(layout.wrapsTheSame(at: width) && layout.serves(width: width))
                     let again = TextLayout(text: text, measurer: set, maxWidth: width, maxLines: maxLines)
                     #expect(again.lines == layout.lines, "at \(width), from \(maxWidth), \(maxLines ?? 0) lines")
                     #expect(again.size == layout.size)
                 }
+                // Past the width it wrapped at (ink made it wrap narrower), up to the one
+                // offered: the lines still fit, and serve.
+                #expect(layout.serves(width: maxWidth) == (low <= maxWidth))
+                #expect(!layout.serves(width: maxWidth + 0.5))
             }
+        }
+    }
+
+    /// A label drawn at the width it measured (rounded up, as a tooltip sizes it) draws the
+    /// lines it measured.
+    @Test(arguments: [false, true])
+    func aLabelDrawsTheLinesItMeasured(shaped: Bool) throws {
+        var text = ""
+        for index in 0..<400 { text += (shaped ? Self.words[index % 10] : "fi\u{0301}\u{0301} lorem ipsum") + " " }
+        let label = Label(text)
+        label.maxLines = 40
+        let window = Window(
+            title: "Label", size: Size(width: 400, height: 300), content: label, application: display.app)
+        defer { window.close() }
+        for offered in [150.0, 233.5, 400] {
+            label.text = text + "\(offered)"
+            let size = label.sizeThatFits(Size(width: offered, height: .infinity))
+            let measured = try #require(label.layout(forWidth: offered))
+            let drawn = try #require(label.layout(forWidth: size.width))
+            #expect(drawn == measured)
+            #expect(measured.serves(width: size.width))
         }
     }
 

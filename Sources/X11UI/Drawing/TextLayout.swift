@@ -54,19 +54,30 @@ struct TextLayout: Equatable {
     /// drawn inset by this much, so that its ink stays inside `size`.
     private(set) var inkInsets = EdgeInsets(all: 0)
 
-    /// The width the lines were wrapped at (after any narrower second wrapping for ink); nil
-    /// when they were not wrapped.
+    /// The width the lines were wrapped at (after any narrower second wrapping for ink), and the
+    /// width offered; nil when the lines were not wrapped.
     private(set) var wrappedWidth: Double?
+    private(set) var offeredWidth: Double?
 
     /// Whether laying the same text out again at `width`, with the same line limit, gives these
     /// lines: a width from the layout's own width up to the one it wrapped at. Every line fits
     /// it, and the word after each line did not fit the wider width, so greedy breaking breaks
-    /// where it broke (a cut word and an ellipsized line keep their length the same way). A
-    /// label measures at the width offered and draws at the width that measured, rounded up:
-    /// this spares it a second layout of the whole text.
+    /// where it broke (a cut word and an ellipsized line keep their length the same way).
     func wrapsTheSame(at width: Double) -> Bool {
         guard let wrappedWidth, width.isFinite else { return false }
         return size.width <= width && width <= wrappedWidth
+    }
+
+    /// Whether these lines serve for `width`: they wrap the same there (`wrapsTheSame(at:)`),
+    /// or, when ink made the layout wrap a second time narrower, `width` lies between the
+    /// layout's own width and the width offered, which the lines and their ink fit. A label
+    /// measures at the width offered and draws at the width that measured, rounded up: it
+    /// draws the lines it measured, and lays the text out once (a 100,000-character tooltip
+    /// was laid out twice per show, and drawn in lines other than those measured when the
+    /// second layout wrapped differently).
+    func serves(width: Double) -> Bool {
+        guard let offeredWidth, width.isFinite else { return false }
+        return size.width <= width && width <= offeredWidth
     }
 
     /// The size the lines and their ink cover.
@@ -101,6 +112,7 @@ struct TextLayout: Equatable {
         ascent = measurer.ascent
         // Lines are never broken wider than text can show.
         let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? min($0, Self.maximumExtent) : nil }
+        offeredWidth = width
         breakLines(text: text, measurer: measurer, maxWidth: width, maxLines: maxLines)
         // Ink beyond the lines needs room beside them: wrap again, narrower by that much.
         if let width, size.width > width, inkInsets.horizontal > 0, width > inkInsets.horizontal {

@@ -52,10 +52,10 @@ open class Label: View {
         setNeedsDisplay()
     }
 
-    /// The lines for a width (cached for the last width asked, and used for any width that
-    /// wraps the text the same: drawn at the width it measured, a label lays out once).
+    /// The lines for a width (cached for the last width asked, and used for any width they
+    /// serve: drawn at the width it measured, a label draws the lines it measured).
     func layout(forWidth width: Double) -> TextLayout? {
-        if let cachedLayout, cachedLayout.width == width || wrapsText && cachedLayout.layout.wrapsTheSame(at: width) {
+        if let cachedLayout, cachedLayout.width == width || wrapsText && cachedLayout.layout.serves(width: width) {
             return cachedLayout.layout
         }
         guard let fonts = fontSet(font) else { return nil }
