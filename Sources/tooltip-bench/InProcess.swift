@@ -38,9 +38,18 @@ struct InProcessBench {
         return container
     }
 
+    /// The CPU time this thread has used, in ms: unlike the wall clock, it leaves out the time
+    /// other programs on a busy machine took the core.
+    static func threadCPUTime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
+    }
+
     /// Time per pointer-motion event through the whole path (translation, hit test, hover
-    /// tracking, tooltip resolution, state machine, timers), in µs.
-    func motionCost(app: Application, stacked: Bool, events count: Int) throws -> Double {
+    /// tracking, tooltip resolution, state machine, timers), in µs: wall clock and the thread's
+    /// CPU time.
+    func motionCost(app: Application, stacked: Bool, events count: Int) throws -> (wall: Double, cpu: Double) {
         let rows = 100
         let columns = 100
         let window = Window(
@@ -76,11 +85,13 @@ struct InProcessBench {
         }
         for event in events.prefix(2000) { _ = app.handle(event) }
         let start = TooltipWatcher.now()
+        let cpuStart = Self.threadCPUTime()
         for event in events { _ = app.handle(event) }
+        let cpu = Self.threadCPUTime() - cpuStart
         let elapsed = TooltipWatcher.now() - start
         window.close()
         try app.run(for: .milliseconds(50))
-        return elapsed * 1000 / Double(count)
+        return (elapsed * 1000 / Double(count), cpu * 1000 / Double(count))
     }
 
     /// Layout and rendering of a tooltip with `characters` characters of text, shown and
@@ -131,22 +142,31 @@ struct InProcessBench {
         return (Stats(times).median, Stats(times).p95)
     }
 
-    func run(quick: Bool) throws {
+    /// Measures the in-process figures; `parts` (`motion`, `text`, `shaped`) limits them to
+    /// those, nil measures all.
+    func run(quick: Bool, parts: Set<String>? = nil) throws {
         let app = try Application(displayName: bench.server.display)
         app.quitsWhenLastWindowCloses = false
         defer { app.close() }
         let events = quick ? 20_000 : 100_000
-        bench.report(
-            "motion_cost_10000_views_stacks", try motionCost(app: app, stacked: true, events: events), "us/event",
-            decimals: 2)
-        bench.report(
-            "motion_cost_10000_views_flat", try motionCost(app: app, stacked: false, events: events / 4), "us/event",
-            decimals: 2)
-        let huge = try hugeToolTip(app: app, characters: 100_000, runs: quick ? 5 : 20)
-        bench.report("tooltip_100000_chars_layout_render_median", huge.median, "ms")
-        bench.report("tooltip_100000_chars_layout_render_p95", huge.p95, "ms")
-        let shaped = try hugeToolTip(app: app, characters: 100_000, runs: quick ? 5 : 20, words: Self.shapedWords)
-        bench.report("tooltip_100000_chars_shaped_layout_render_median", shaped.median, "ms")
-        bench.report("tooltip_100000_chars_shaped_layout_render_p95", shaped.p95, "ms")
+        if parts?.contains("motion") ?? true {
+            let stacks = try motionCost(app: app, stacked: true, events: events)
+            bench.report("motion_cost_10000_views_stacks", stacks.wall, "us/event", decimals: 2)
+            bench.report("motion_cost_10000_views_stacks_cpu", stacks.cpu, "us/event", decimals: 2)
+            let flat = try motionCost(app: app, stacked: false, events: events / 4)
+            bench.report("motion_cost_10000_views_flat", flat.wall, "us/event", decimals: 2)
+            bench.report("motion_cost_10000_views_flat_cpu", flat.cpu, "us/event", decimals: 2)
+        }
+        if parts?.contains("text") ?? true {
+            let huge = try hugeToolTip(app: app, characters: 100_000, runs: quick ? 5 : 20)
+            bench.report("tooltip_100000_chars_layout_render_median", huge.median, "ms")
+            bench.report("tooltip_100000_chars_layout_render_p95", huge.p95, "ms")
+        }
+        if parts?.contains("shaped") ?? true {
+            let shaped = try hugeToolTip(
+                app: app, characters: 100_000, runs: quick ? 5 : 20, words: Self.shapedWords)
+            bench.report("tooltip_100000_chars_shaped_layout_render_median", shaped.median, "ms")
+            bench.report("tooltip_100000_chars_shaped_layout_render_p95", shaped.p95, "ms")
+        }
     }
 }

@@ -18,6 +18,8 @@ struct Options {
     var peerGTK: String?
     var peerFloor: String?
     var onlyInProcess = false
+    /// With `--only`: the in-process figures to measure (`motion`, `text`, `shaped`); nil: all.
+    var inProcessParts: Set<String>?
     var onlyComparison = false
 }
 
@@ -42,11 +44,20 @@ while let argument = arguments.popFirst() {
     case "--peer-gtk": options.peerGTK = arguments.popFirst()
     case "--peer-floor": options.peerFloor = arguments.popFirst()
     case "--in-process-only": options.onlyInProcess = true
+    case "--only":
+        // `--only motion,text,shaped`: those in-process figures alone (for profiling).
+        let parts = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+        guard !parts.isEmpty, parts.isSubset(of: ["motion", "text", "shaped"]) else {
+            fail("--only takes motion, text or shaped, separated by commas")
+        }
+        options.onlyInProcess = true
+        options.inProcessParts = parts
     case "--comparison-only": options.onlyComparison = true
     case "--startup-runs": options.startupRuns = Int(arguments.popFirst() ?? "") ?? options.startupRuns
     default:
         fail(
             "usage: tooltip-bench [--quick] [--trials N] [--cycles N] [--no-remote] [--peer-floor PATH] [--peer-gtk PATH]"
+                + " [--in-process-only] [--only motion,text,shaped]"
         )
     }
 }
@@ -108,12 +119,12 @@ func machineDescription() -> String {
     if options.remote { try remoteHover(demo, grace: demo.grace) }
 
     // Costs inside the library.
-    try InProcessBench(bench: bench).run(quick: options.quick)
+    try InProcessBench(bench: bench).run(quick: options.quick, parts: options.inProcessParts)
 }
 
 @MainActor func main() throws {
     let demoPath = ProgramProcess.executablePath("tooltip-demo")
-    guard FileManager.default.isExecutableFile(atPath: demoPath) else {
+    guard options.onlyInProcess || FileManager.default.isExecutableFile(atPath: demoPath) else {
         fail("\(demoPath) is missing: swift build -c release --product tooltip-demo (make bench does)")
     }
     let server = try XvfbServer(width: 1280, height: 800)
@@ -125,7 +136,7 @@ func machineDescription() -> String {
     print("# machine: \(machineDescription()); Xvfb 1280x800x24 \(server.display), no window manager")
     print("# trials: \(options.trials) per latency figure; \(options.cycles) show/hide cycles")
     if options.onlyInProcess {
-        try InProcessBench(bench: bench).run(quick: options.quick)
+        try InProcessBench(bench: bench).run(quick: options.quick, parts: options.inProcessParts)
         return
     }
 

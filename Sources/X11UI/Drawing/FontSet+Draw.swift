@@ -24,20 +24,27 @@ extension FontSet {
             guard penX < visible.upperBound + slack else { return false }
             let font = faces[run.face]
             if run.isShaped {
-                let glyphs = shape(bytes, run: run)
-                let width = glyphs.reduce(0) { $0 + $1.advance }
-                defer { penX += width }
-                guard penX + width > visible.lowerBound - slack else { return true }
-                var specs: [XftGlyphSpec] = []
-                var glyphX = penX
-                for glyph in glyphs {
-                    specs.append(
-                        XftGlyphSpec(
-                            glyph: FT_UInt(glyph.glyph), x: Int16(clamping: Int((glyphX + glyph.offset.x).rounded())),
-                            y: Int16(clamping: Int((baseline - glyph.offset.y).rounded()))))
-                    glyphX += glyph.advance
+                // The glyphs and their specs on the stack, for a run of ordinary length.
+                let width = withShapedGlyphs(bytes, face: run.face, rightToLeft: run.isRightToLeft) { glyphs in
+                    var width = 0.0
+                    for glyph in glyphs { width += glyph.advance }
+                    guard penX + width > visible.lowerBound - slack, !glyphs.isEmpty else { return width }
+                    withUnsafeTemporaryAllocation(of: XftGlyphSpec.self, capacity: glyphs.count) { specs in
+                        var glyphX = penX
+                        for (index, glyph) in glyphs.enumerated() {
+                            specs.initializeElement(
+                                at: index,
+                                to: XftGlyphSpec(
+                                    glyph: FT_UInt(glyph.glyph),
+                                    x: Int16(clamping: Int((glyphX + glyph.offset.x).rounded())),
+                                    y: Int16(clamping: Int((baseline - glyph.offset.y).rounded()))))
+                            glyphX += glyph.advance
+                        }
+                        XftDrawGlyphSpec(draw, color, font, specs.baseAddress, Int32(glyphs.count))
+                    }
+                    return width
                 }
-                XftDrawGlyphSpec(draw, color, font, specs, Int32(specs.count))
+                penX += width
                 return true
             }
             var extents = XGlyphInfo()

@@ -24,11 +24,13 @@ extension FontSet {
         forEachRun(in: text) { run, bytes in
             var extents = XGlyphInfo()
             if run.isShaped {
-                for glyph in shape(bytes, run: run) {
-                    var id = FT_UInt(glyph.glyph)
-                    XftGlyphExtents(connection.display, faces[run.face], &id, 1, &extents)
-                    add(Self.box(extents, x: penX + glyph.offset.x, baseline: ascent - glyph.offset.y))
-                    penX += glyph.advance
+                withShapedGlyphs(bytes, face: run.face, rightToLeft: run.isRightToLeft) { glyphs in
+                    for glyph in glyphs {
+                        var id = FT_UInt(glyph.glyph)
+                        XftGlyphExtents(connection.display, faces[run.face], &id, 1, &extents)
+                        add(Self.box(extents, x: penX + glyph.offset.x, baseline: ascent - glyph.offset.y))
+                        penX += glyph.advance
+                    }
                 }
                 return true
             }
@@ -89,12 +91,12 @@ extension FontSet {
             // Words of a joining script: wrapping measures each word, and the line again.
             let key = JoinedRun(face: run.face, bytes: Array(bytes))
             if let cached = joinedAdvances[key] { return cached }
-            let advance = shape(bytes, run: run).reduce(0) { $0 + $1.advance }
+            let advance = shapedAdvance(of: bytes, run: run)
             if joinedAdvances.count >= Self.joinedAdvancesLimit { joinedAdvances.removeAll(keepingCapacity: true) }
             joinedAdvances[key] = advance
             return advance
         }
-        if run.isShaped { return shape(bytes, run: run).reduce(0) { $0 + $1.advance } }
+        if run.isShaped { return shapedAdvance(of: bytes, run: run) }
         var extents = XGlyphInfo()
         XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
         return Double(extents.xOff)

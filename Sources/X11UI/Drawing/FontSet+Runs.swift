@@ -31,34 +31,48 @@ extension FontSet {
     func forEachRun(in text: Substring, _ body: (Run, UnsafeBufferPointer<UInt8>) -> Bool) {
         var runs = RunBuilder(capacity: min(text.utf8.count, 2 * RunBuilder.maxBytes))
         if text.unicodeScalars.contains(where: Self.needsClusters) {
+            // Each character is taken out of the text once (finding a character's end is the
+            // grapheme cluster algorithm), and its scalars are looked at in loops: closures
+            // here would check their isolation on every call.
             var index = text.startIndex
             while index < text.endIndex {
                 if runs.isStopped { return }
-                if let group = joiningGroup(in: text, from: index) {
+                let character = text[index]
+                if let face = joiningFace(of: character) {
+                    let end = joiningGroupEnd(in: text, from: index, first: character, face: face)
                     // Reading order is display order reversed, a character (a letter and its
                     // marks) at a time.
-                    let run = Run(face: group.face, isShaped: true, isRightToLeft: true)
-                    for character in text[index..<group.end].reversed() {
+                    let run = Run(face: face, isShaped: true, isRightToLeft: true)
+                    for character in text[index..<end].reversed() {
                         for scalar in character.unicodeScalars where !Self.isControl(scalar) {
                             runs.append(scalar, in: run, body)
                         }
                     }
                     runs.handOver(body)
-                    index = group.end
+                    index = end
                     continue
                 }
-                let character = text[index]
                 index = text.index(after: index)
                 guard character.unicodeScalars.contains(where: Self.needsShaping) else {
                     for scalar in character.unicodeScalars { appendPlain(scalar, to: &runs, body) }
                     continue
                 }
-                let kept = character.unicodeScalars.filter { !Self.isControl($0) }
-                guard let base = kept.first(where: { !Self.drawsNothing($0) }) else { continue }
-                let face = kept.contains("\u{FE0F}") ? colorFaceIndex(for: base) : faceIndex(for: base)
+                // The cluster without its controls: drawn with the face of its first visible
+                // scalar, a colour face when it asks for emoji presentation.
+                var base: Unicode.Scalar?
+                var isEmoji = false
+                for scalar in character.unicodeScalars where !Self.isControl(scalar) {
+                    if base == nil, !Self.drawsNothing(scalar) { base = scalar }
+                    if scalar == "\u{FE0F}" { isEmoji = true }
+                }
+                guard let base else { continue }
+                let face = isEmoji ? colorFaceIndex(for: base) : faceIndex(for: base)
                 if face < 0 { continue }
                 runs.breakIfLong(body)
-                for scalar in kept { runs.append(scalar, in: Run(face: face, isShaped: true), body) }
+                let run = Run(face: face, isShaped: true)
+                for scalar in character.unicodeScalars where !Self.isControl(scalar) {
+                    runs.append(scalar, in: run, body)
+                }
             }
         } else {
             for scalar in text.unicodeScalars {
@@ -84,23 +98,35 @@ extension FontSet {
     /// Latin letter) or of another face, or `RunBuilder.maxBytes` bytes; nil when the character
     /// at `start` is not of a joining script or nothing shapes them.
     func joiningGroup(in text: Substring, from start: Substring.Index) -> (end: Substring.Index, face: Int)? {
-        guard let face = joiningFace(of: text[start]) else { return nil }
+        let first = text[start]
+        guard let face = joiningFace(of: first) else { return nil }
+        return (joiningGroupEnd(in: text, from: start, first: first, face: face), face)
+    }
+
+    /// The end of the joining group that starts with `first`, the character at `start`, in
+    /// `face`.
+    private func joiningGroupEnd(
+        in text: Substring, from start: Substring.Index, first: Character, face: Int
+    ) -> Substring.Index {
         var end = text.index(after: start)
-        var bytes = text[start].utf8.count
+        var bytes = first.utf8.count
         while end < text.endIndex, bytes < RunBuilder.maxBytes {
             let character = text[end]
             guard joiningFace(of: character) == face else { break }
             bytes += character.utf8.count
             end = text.index(after: end)
         }
-        return (end, face)
+        return end
     }
 
     /// The face of a character of a joining group; nil for characters of other scripts.
     private func joiningFace(of character: Character) -> Int? {
-        guard let base = character.unicodeScalars.first(where: { !Self.drawsNothing($0) }),
-            Self.joinsRightToLeft(base), shapesJoiningScripts
-        else { return nil }
+        var base: Unicode.Scalar?
+        for scalar in character.unicodeScalars where !Self.drawsNothing(scalar) {
+            base = scalar
+            break
+        }
+        guard let base, Self.joinsRightToLeft(base), shapesJoiningScripts else { return nil }
         let face = faceIndex(for: base)
         return face >= 0 ? face : nil
     }

@@ -62,7 +62,8 @@ struct LineBreakFinder {
             let current = Self.lineBreakClass(of: character)
             if Self.isMandatory(current) { return (index, false) }
             count += 1
-            if current == .sp || character == "\t" {
+            // A tab is a cluster of its own; its byte says so without comparing Characters.
+            if current == .sp || character.utf8.first == 0x09 {
                 spaces = true
                 index = text.index(after: index)
                 continue

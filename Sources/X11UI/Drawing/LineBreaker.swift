@@ -39,7 +39,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
                 position = text.index(after: index)
                 return TextLayout.Line(text: text[start..<lineEnd], width: width)
             }
-            if character == " " || character == "\t" {
+            if Self.isSpaceOrTab(character) {
                 pendingSpaces += spaceWidth
                 index = text.index(after: index)
                 continue
@@ -159,10 +159,23 @@ struct LineBreaker<Measurer: TextMeasuring> {
         return (end, width)
     }
 
+    /// Whether a character is a paragraph break: line feed, carriage return (with its line
+    /// feed: "\r\n" is one Character), vertical tab, form feed, next line, line or paragraph
+    /// separator. Each is a grapheme cluster of its own, so its first scalar says; comparing
+    /// Characters would compare canonical equivalents, and Swift does that by normalising both
+    /// sides when the text is not ASCII (a fifth of a shaped tooltip's layout went to it).
     static func isParagraphBreak(_ character: Character) -> Bool {
-        // "\r\n" is one Character in Swift.
-        character == "\n" || character == "\r" || character == "\r\n" || character == "\u{2028}"
-            || character == "\u{2029}" || character == "\u{0B}" || character == "\u{0C}" || character == "\u{85}"
+        switch character.unicodeScalars.first?.value {
+        case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// Whether a character is a space or a tab alone (a space with a combining mark is not),
+    /// by its bytes (see `isParagraphBreak(_:)`).
+    static func isSpaceOrTab(_ character: Character) -> Bool {
+        let utf8 = character.utf8
+        return utf8.count == 1 && (utf8.first == 0x20 || utf8.first == 0x09)
     }
 
     /// The end of the word at `start` (up to a space or a paragraph break), or of its first
@@ -172,7 +185,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
         var length = 0
         while index < text.endIndex, length < LineBreakFinder.maxSegmentLength {
             let character = text[index]
-            if character == " " || character == "\t" || isParagraphBreak(character) { break }
+            if isSpaceOrTab(character) || isParagraphBreak(character) { break }
             length += 1
             index = text.index(after: index)
         }
@@ -188,7 +201,7 @@ struct LineBreaker<Measurer: TextMeasuring> {
         var end = end
         while end > start {
             let before = text.index(before: end)
-            guard text[before] == " " || text[before] == "\t" else { break }
+            guard isSpaceOrTab(text[before]) else { break }
             end = before
         }
         return end

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// Text broken into lines that fit a width: word wrapping, explicit newlines, and an ellipsis
 /// when the text needs more lines than allowed.
 ///
@@ -52,6 +54,32 @@ struct TextLayout: Equatable {
     /// drawn inset by this much, so that its ink stays inside `size`.
     private(set) var inkInsets = EdgeInsets(all: 0)
 
+    /// The width the lines were wrapped at (after any narrower second wrapping for ink), and the
+    /// width offered; nil when the lines were not wrapped.
+    private(set) var wrappedWidth: Double?
+    private(set) var offeredWidth: Double?
+
+    /// Whether laying the same text out again at `width`, with the same line limit, gives these
+    /// lines: a width from the layout's own width up to the one it wrapped at. Every line fits
+    /// it, and the word after each line did not fit the wider width, so greedy breaking breaks
+    /// where it broke (a cut word and an ellipsized line keep their length the same way).
+    func wrapsTheSame(at width: Double) -> Bool {
+        guard let wrappedWidth, width.isFinite else { return false }
+        return size.width <= width && width <= wrappedWidth
+    }
+
+    /// Whether these lines serve for `width`: they wrap the same there (`wrapsTheSame(at:)`),
+    /// or, when ink made the layout wrap a second time narrower, `width` lies between the
+    /// layout's own width and the width offered, which the lines and their ink fit. A label
+    /// measures at the width offered and draws at the width that measured, rounded up: it
+    /// draws the lines it measured, and lays the text out once (a 100,000-character tooltip
+    /// was laid out twice per show, and drawn in lines other than those measured when the
+    /// second layout wrapped differently).
+    func serves(width: Double) -> Bool {
+        guard let offeredWidth, width.isFinite else { return false }
+        return size.width <= width && width <= offeredWidth
+    }
+
     /// The size the lines and their ink cover.
     var size: Size {
         Size(
@@ -84,6 +112,7 @@ struct TextLayout: Equatable {
         ascent = measurer.ascent
         // Lines are never broken wider than text can show.
         let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? min($0, Self.maximumExtent) : nil }
+        offeredWidth = width
         breakLines(text: text, measurer: measurer, maxWidth: width, maxLines: maxLines)
         // Ink beyond the lines needs room beside them: wrap again, narrower by that much.
         if let width, size.width > width, inkInsets.horizontal > 0, width > inkInsets.horizontal {
@@ -98,6 +127,7 @@ struct TextLayout: Equatable {
     @MainActor
     private mutating func breakLines(text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int?) {
         let limit = max(1, maxLines ?? .max)
+        wrappedWidth = maxWidth
         lines = []
         isTruncated = false
         var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: maxWidth)
@@ -213,4 +243,30 @@ struct TextLayout: Equatable {
         line.isEllipsized = true
         lines.append(line)
     }
+}
+
+extension String {
+    /// Whether two strings hold the same bytes. `==` compares canonical equivalents, and for text
+    /// that is not ASCII Swift normalises both sides to do so: 2 million instructions for a
+    /// 100,000-character Hindi tooltip, against a pass over the bytes. Enough to tell whether
+    /// text changed (text that changed only to an equivalent form lays out again).
+    func hasSameBytes(as other: String) -> Bool {
+        var lhs = self
+        var rhs = other
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
+    }
+}
+
+/// A string whose equality is byte equality (see `String.hasSameBytes(as:)`), for records of
+/// what was drawn.
+struct BytewiseString: Equatable {
+    var string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.string.hasSameBytes(as: rhs.string) }
 }

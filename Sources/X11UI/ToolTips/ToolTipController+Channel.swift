@@ -4,22 +4,38 @@
 extension ToolTipController: WindowInteraction {
     /// A tooltip interaction heard an event at its view (the point in the view's coordinates).
     func interaction(_ interaction: ToolTipInteraction, heard event: InteractionEvent) {
+        if Self.recordsHeard(event) { heard.append((WeakInteraction(interaction), event)) }
+    }
+
+    /// Whether what an interaction hears of `event` is kept for the window-wide stage; of the
+    /// others (enters, exits, focus lost, deactivation) the stage of the same event decides
+    /// alone, and interactions need not look up their coordinator for them.
+    nonisolated static func recordsHeard(_ event: InteractionEvent) -> Bool {
         switch event {
-        case .pointerMoved, .buttonPressed, .buttonReleased, .keyPressed, .focusGained:
-            heard.append((WeakInteraction(interaction), event))
-        case .pointerEntered, .pointerExited, .focusLost, .windowDeactivated:
-            break  // the window-wide stage of the same event decides
+        case .pointerMoved, .buttonPressed, .buttonReleased, .keyPressed, .focusGained: true
+        case .pointerEntered, .pointerExited, .focusLost, .windowDeactivated: false
         }
     }
 
     func handle(_ event: InteractionEvent, in context: InteractionContext) -> Bool {
         let window = context.window
-        // What the interactions of this window's views heard of this event, in order.
-        let heard = self.heard.compactMap { entry -> (ToolTipInteraction, InteractionEvent)? in
-            guard let interaction = entry.interaction.value, interaction.view?.window === window else { return nil }
-            return (interaction, entry.event)
+        // What the interactions of this window's views heard of this event, in order; read
+        // only when needed (a pointer that stays over one view's region needs none of it). The
+        // list keeps its storage from event to event.
+        var recorded: [(interaction: WeakInteraction, event: InteractionEvent)] = []
+        swap(&recorded, &self.heard)
+        defer {
+            // The storage goes back for the next event, unless what this one caused was heard
+            // meanwhile (a delegate that moved focus while answering).
+            recorded.removeAll(keepingCapacity: true)
+            if self.heard.isEmpty { swap(&recorded, &self.heard) }
         }
-        self.heard.removeAll()
+        var heard: [(ToolTipInteraction, InteractionEvent)] {
+            recorded.compactMap { entry -> (ToolTipInteraction, InteractionEvent)? in
+                guard let interaction = entry.interaction.value, interaction.view?.window === window else { return nil }
+                return (interaction, entry.event)
+            }
+        }
         switch event {
         case .windowDeactivated:
             windowDidDeactivate(window)
@@ -204,5 +220,6 @@ extension ToolTipController: WindowInteraction {
 extension Application {
     /// The application's window-wide interactions, the last stage of the interaction channel
     /// (see ``WindowInteraction``): the tooltip coordinator.
-    var windowInteractions: [any WindowInteraction] { [toolTips] }
+    /// One, held in place: no array is made for each event.
+    var windowInteractions: CollectionOfOne<any WindowInteraction> { CollectionOfOne(toolTips) }
 }

@@ -37,7 +37,7 @@ final class ToolTipWindow {
     /// What a text tooltip's paint depends on. Rich content is always repainted: a view tree
     /// cannot be compared.
     private struct PaintedContent: Equatable {
-        var text: String
+        var text: BytewiseString
         var style: ToolTipStyle
         var scale: Double
         var maxLines: Int?
@@ -83,7 +83,7 @@ final class ToolTipWindow {
         var paint: PaintedContent?
         if case .text(let string) = content, let outline {
             paint = PaintedContent(
-                text: string, style: style, scale: frame.scale, maxLines: textLabel.maxLines,
+                text: BytewiseString(string), style: style, scale: frame.scale, maxLines: textLabel.maxLines,
                 composited: frame.composited, outline: outline)
         }
         repaint(host, unless: paint)

@@ -9,7 +9,7 @@ open class Label: View {
     /// The text; explicit newlines start new lines.
     public var text: String {
         didSet {
-            if text != oldValue {
+            if !text.hasSameBytes(as: oldValue) {
                 contentDidChange()
                 accessibilityLabelDidChange()
             }
@@ -52,9 +52,12 @@ open class Label: View {
         setNeedsDisplay()
     }
 
-    /// The lines for a width (cached for the last width asked).
+    /// The lines for a width (cached for the last width asked, and used for any width they
+    /// serve: drawn at the width it measured, a label draws the lines it measured).
     func layout(forWidth width: Double) -> TextLayout? {
-        if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
+        if let cachedLayout, cachedLayout.width == width || wrapsText && cachedLayout.layout.serves(width: width) {
+            return cachedLayout.layout
+        }
         guard let fonts = fontSet(font) else { return nil }
         let viewable = TextLayout.viewableLines(lineHeight: fonts.lineHeight)
         let layout = TextLayout(

@@ -128,21 +128,30 @@ extension Window {
     /// pressed view's drag hook first), then the interactions of the hit chain innermost first,
     /// then the window-wide interactions.
     private func pointerMoved(_ p: PointerEvent) {
+        var deepest: (view: View, point: Point)?
         if let pressed = hover.pressedView {
             pressed.pointerDragged(to: pressed.convertFromWindow(p.location))
         } else {
             let hit = rootView.hitTest(p.location)
             updateHover(to: hit, at: p.location)
-            if let deepest = hover.chain.last {
-                deepest.pointerMoved(to: deepest.convertFromWindow(p.location))
+            let chain = hover.chain
+            if let view = chain.last {
+                // Its point serves its hook and its interactions.
+                let local = Self.point(p.location, inLastOf: chain)
+                deepest = (view, local)
+                view.pointerMoved(to: local)
             }
         }
-        deliverToInteractions(of: hover.chain, at: p.location) { .pointerMoved($0) }
-        _ = deliverToWindowInteractions(.pointerMoved(p.location), context(for: p, deepest: hover.chain.last))
+        let chain = hover.chain
+        // The hook may have changed the chain (removed a view): then each point is found anew.
+        let deepestPoint = deepest.flatMap { $0.view === chain.last ? $0.point : nil }
+        deliverToInteractions(of: chain, at: p.location, deepestPoint: deepestPoint) { .pointerMoved($0) }
+        _ = deliverToWindowInteractions(.pointerMoved(p.location), context(for: p, deepest: chain.last))
     }
 
     /// Sends exits and enters for the views the pointer left and reached.
     func updateHover(to hit: View?, at location: Point) {
+        if hoverChainEnds(at: hit) { return }
         var chain: [View] = []
         var current = hit
         while let view = current {
@@ -164,6 +173,35 @@ extension Window {
             let local = view.convertFromWindow(location)
             for interaction in view.interactions { interaction.handle(.pointerEntered(local)) }
         }
+    }
+
+    /// `location` (window coordinates) in the coordinates of the last view of `chain`, a view
+    /// and its ancestors up to the root (as the hover chain is: views that leave the window
+    /// leave it): the sum `convertFromWindow(_:)` makes, from the chain's strong references
+    /// rather than a walk up the weak superview links.
+    private static func point(_ location: Point, inLastOf chain: [View]) -> Point {
+        var origin = Point.zero
+        var index = chain.count
+        while index > 0 {
+            index -= 1
+            let frame = chain[index].frame
+            origin = origin.offsetBy(dx: frame.minX, dy: frame.minY)
+        }
+        return Point(x: location.x - origin.x, y: location.y - origin.y)
+    }
+
+    /// Whether the hover chain is already `hit` and its ancestors (most motion stays over the
+    /// same view): checked in place, without building the chain.
+    private func hoverChainEnds(at hit: View?) -> Bool {
+        let chain = hover.chain
+        var index = chain.count - 1
+        var current = hit
+        while let view = current {
+            guard index >= 0, chain[index] === view else { return false }
+            index -= 1
+            current = view.superview
+        }
+        return index < 0
     }
 
     private func buttonPressed(_ b: ButtonEvent) {
@@ -242,10 +280,18 @@ extension Window {
     // MARK: - The interaction channel
 
     /// Delivers an event to the interactions of `chain` (outermost first), innermost view first;
-    /// `event` makes each view's event from the point in its coordinates.
-    func deliverToInteractions(of chain: [View], at location: Point, _ event: (Point) -> InteractionEvent) {
-        for view in chain.reversed() where !view.interactions.isEmpty {
-            let local = view.convertFromWindow(location)
+    /// `event` makes each view's event from the point in its coordinates. `deepestPoint`, when
+    /// given, is that point for the chain's last view, already converted.
+    func deliverToInteractions(
+        of chain: [View], at location: Point, deepestPoint: Point? = nil, _ event: (Point) -> InteractionEvent
+    ) {
+        var index = chain.count
+        while index > 0 {
+            index -= 1
+            let view = chain[index]
+            if view.interactions.isEmpty { continue }
+            let given = index == chain.count - 1 ? deepestPoint : nil
+            let local = given ?? view.convertFromWindow(location)
             for interaction in view.interactions { interaction.handle(event(local)) }
         }
     }

@@ -1,0 +1,147 @@
+import Testing
+import X11TestSupport
+
+@testable import X11UI
+
+/// Pointer motion, the hottest path of the event channel: each motion reaches each interaction
+/// of the views under the pointer once, with its point in the view's coordinates; enters and
+/// exits come only when the views under the pointer change (most motion stays over one view,
+/// and the window then checks its hover chain in place); the tooltip coordinator's record of
+/// what the interactions heard is empty after every event and keeps its storage. Motion is
+/// handed to the window directly, so every count is exact.
+@Suite(.serialized)
+@MainActor
+final class MotionDeliveryTests {
+    let display: InProcessDisplay
+
+    init() throws {
+        display = try InProcessDisplay()
+    }
+
+    /// Counts what it hears.
+    final class Counter: Interaction {
+        private(set) weak var view: View?
+        var entered = 0
+        var exited = 0
+        var moved: [Point] = []
+        func didMove(to view: View?) { self.view = view }
+        func handle(_ event: InteractionEvent) {
+            switch event {
+            case .pointerEntered: entered += 1
+            case .pointerExited: exited += 1
+            case .pointerMoved(let point): moved.append(point)
+            default: break
+            }
+        }
+    }
+
+    /// A view that counts its own hooks.
+    final class HookView: View {
+        var entered = 0
+        var exited = 0
+        var moved: [Point] = []
+        override func pointerEntered() { entered += 1 }
+        override func pointerExited() { exited += 1 }
+        override func pointerMoved(to point: Point) { moved.append(point) }
+    }
+
+    func move(_ window: Window, to location: Point) {
+        let origin = window.screenOrigin ?? .zero
+        window.handleEvent(
+            .pointerMotion(
+                PointerEvent(
+                    window: window.windowID?.rawValue ?? 0, location: location,
+                    rootLocation: Point(x: origin.x + location.x, y: origin.y + location.y), modifiers: [],
+                    time: 1)))
+    }
+
+    @Test func eachMotionReachesEachInteractionOnceAndEntersOnlyOnChange() throws {
+        let left = HookView()
+        left.preferredSize = Size(width: 40, height: 30)
+        left.toolTip = "Left"
+        let right = HookView()
+        right.preferredSize = Size(width: 40, height: 30)
+        right.toolTip = "Right"
+        let row = HStack(spacing: 0, alignment: .start) {
+            left
+            right
+        }
+        let box = VStack(padding: 20) { row }
+        let leftCounter = Counter()
+        let rightCounter = Counter()
+        let boxCounter = Counter()
+        left.addInteraction(leftCounter)
+        right.addInteraction(rightCounter)
+        box.addInteraction(boxCounter)
+        let window = Window(
+            title: "Motion", size: Size(width: 200, height: 100), content: box, application: display.app)
+        display.show(window)
+        window.layoutIfNeeded()
+        let leftOrigin = left.convertToWindow(Point.zero)
+        let rightOrigin = right.convertToWindow(Point.zero)
+
+        // Five motions over one view: one enter, five motions each, points in each view.
+        for step in 0..<5 {
+            move(window, to: Point(x: leftOrigin.x + 2 + Double(step), y: leftOrigin.y + 3))
+            #expect(display.app.toolTips.heard.isEmpty, "the coordinator's record is used up by each event")
+        }
+        #expect(display.app.toolTips.heard.capacity > 0, "and keeps its storage for the next")
+        #expect(left.entered == 1 && left.exited == 0)
+        #expect(leftCounter.entered == 1 && leftCounter.exited == 0)
+        #expect(left.moved == (0..<5).map { Point(x: 2 + Double($0), y: 3) })
+        #expect(leftCounter.moved == left.moved)
+        #expect(boxCounter.entered == 1 && boxCounter.moved.count == 5)
+        let boxOrigin = box.convertToWindow(Point.zero)
+        #expect(boxCounter.moved.last == Point(x: leftOrigin.x + 6 - boxOrigin.x, y: leftOrigin.y + 3 - boxOrigin.y))
+
+        // On to the next view: one exit, one enter; the box stays entered.
+        move(window, to: Point(x: rightOrigin.x + 1, y: rightOrigin.y + 1))
+        move(window, to: Point(x: rightOrigin.x + 2, y: rightOrigin.y + 1))
+        #expect(left.exited == 1 && leftCounter.exited == 1 && leftCounter.moved.count == 5)
+        #expect(right.entered == 1 && rightCounter.entered == 1)
+        #expect(rightCounter.moved == [Point(x: 1, y: 1), Point(x: 2, y: 1)])
+        #expect(right.moved == rightCounter.moved)
+        #expect(boxCounter.entered == 1 && boxCounter.exited == 0 && boxCounter.moved.count == 7)
+
+        // The view under the pointer leaves the window: it leaves the hover chain with it, and
+        // the next motion there is over what remains, not over it.
+        right.removeFromSuperview()
+        #expect(!window.hover.chain.contains { $0 === right })
+        move(window, to: Point(x: rightOrigin.x + 3, y: rightOrigin.y + 1))
+        #expect(rightCounter.moved.count == 2)
+        #expect(window.hover.chain.last !== right && window.hover.chain.last != nil)
+
+        // Back to the first view (where the stacks put it now): it is entered again, and hears
+        // motion again.
+        window.layoutIfNeeded()
+        let leftNow = left.convertToWindow(Point.zero)
+        move(window, to: Point(x: leftNow.x + 1, y: leftNow.y + 1))
+        #expect(left.entered == 2 && leftCounter.entered == 2)
+        #expect(leftCounter.moved.last == Point(x: 1, y: 1))
+        let chain = window.hover.chain.map { ObjectIdentifier($0) }
+        #expect(chain == [window.rootView, box, row, left].map(ObjectIdentifier.init))
+    }
+
+    /// The point a motion gives the deepest view is the one `convertFromWindow` gives, to the
+    /// bit, when frames are fractional (it is summed from the hover chain, not by a walk up).
+    @Test func theDeepestViewsPointIsTheConvertedOneWithFractionalFrames() throws {
+        let inner = HookView()
+        inner.frame = Rect(x: 0.1, y: 0.7, width: 30.3, height: 20.9)
+        let middle = View()
+        middle.frame = Rect(x: 3.3, y: 1.1, width: 60.6, height: 40.2)
+        middle.addSubview(inner)
+        let outer = View()
+        outer.frame = Rect(x: 10.2, y: 5.05, width: 120, height: 80)
+        outer.addSubview(middle)
+        let container = View()
+        container.addSubview(outer)
+        let window = Window(
+            title: "Fractions", size: Size(width: 200, height: 120), content: container, application: display.app)
+        display.show(window)
+        window.layoutIfNeeded()
+        let location = Point(x: 20.37, y: 12.91)
+        move(window, to: location)
+        #expect(window.hover.chain.last === inner)
+        #expect(inner.moved == [inner.convertFromWindow(location)])
+    }
+}
