@@ -47,6 +47,9 @@ extension Application {
         while connection.isUsable, XPending(display) > 0 {
             XNextEvent(display, &event)
             if hostEvents == nil, shouldCompress(&event) { continue }
+            if event.type == KeyPress || event.type == KeyRelease || event.type == MappingNotify {
+                connection.useDeferredKeyboardExtension()
+            }
             let consumed = dispatch(translator.translate(&event))
             if !consumed, let hostEvents { hostEvents(event) }
         }

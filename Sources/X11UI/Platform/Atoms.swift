@@ -1,6 +1,8 @@
 internal import CX11
+internal import Glibc
 
-/// The atoms X11UI uses, interned in one batch (one round trip) when the display opens.
+/// The atoms X11UI uses, interned when the display opens: their requests are sent without
+/// waiting, and the replies come back in the round trip of the RENDER check (`Pending`).
 struct Atoms {
     let wmProtocols: UInt
     let wmDeleteWindow: UInt
@@ -36,8 +38,9 @@ struct Atoms {
     let window: UInt
     let wmClientMachine: UInt
 
-    init(display: OpaquePointer, screen: Int32) {
-        let names = [
+    /// The names interned, in the order of the `next()` calls in `init(_:)`.
+    static func names(screen: Int32) -> [String] {
+        [
             "WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "_NET_WM_NAME", "_NET_WM_PID",
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_TOOLTIP",
             "_NET_WM_STATE", "UTF8_STRING", "CLIPBOARD", "TARGETS", "TEXT", "INCR",
@@ -45,10 +48,63 @@ struct Atoms {
             "_NET_WM_PING", "_NET_WM_ICON", "_NET_WM_USER_TIME", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN",
             "_NET_STARTUP_INFO",
         ]
-        var values = [UInt](repeating: 0, count: names.count)
-        var cStrings = names.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
-        _ = XInternAtoms(display, &cStrings, Int32(names.count), 0, &values)
+    }
+
+    /// The atoms' InternAtom requests, sent through Xlib's XCB connection without waiting for
+    /// the replies: a request made through Xlib meanwhile (the RENDER check at connect) waits
+    /// behind them, and its one round trip brings them all.
+    struct Pending {
+        fileprivate let connection: OpaquePointer
+        fileprivate let names: [String]
+        fileprivate let cookies: [xcb_intern_atom_cookie_t]
+
+        /// Sends the requests (queued in XCB's buffer; the next request that waits, or a
+        /// flush, sends them).
+        init(display: OpaquePointer, screen: Int32) {
+            connection = XGetXCBConnection(display)
+            names = Atoms.names(screen: screen)
+            cookies = names.map { [connection] name in
+                let bytes = Array(name.utf8)
+                return bytes.withUnsafeBufferPointer {
+                    $0.withMemoryRebound(to: CChar.self) {
+                        xcb_intern_atom(connection, 0, UInt16($0.count), $0.baseAddress)
+                    }
+                }
+            }
+        }
+
+        /// Drops the replies (a display closed before they were read).
+        func discard() {
+            for cookie in cookies { xcb_discard_reply(connection, cookie.sequence) }
+        }
+
+        /// Reads the replies; an atom whose request failed is None (0), with a warning.
+        func collect() -> [UInt] {
+            zip(names, cookies).map { name, cookie in
+                var error: UnsafeMutablePointer<xcb_generic_error_t>?
+                let reply = xcb_intern_atom_reply(connection, cookie, &error)
+                defer {
+                    free(reply)
+                    free(error)
+                }
+                guard let reply else {
+                    let code = error.map { " (X error \($0.pointee.error_code))" } ?? " (connection lost)"
+                    Log.warning("could not intern the atom \(name)\(code)")
+                    return 0
+                }
+                return UInt(reply.pointee.atom)
+            }
+        }
+    }
+
+    /// Interns the atoms in one round trip.
+    init(display: OpaquePointer, screen: Int32) {
+        self.init(Pending(display: display, screen: screen))
+    }
+
+    /// The atoms whose requests were sent earlier, from their replies.
+    init(_ pending: Pending) {
+        let values = pending.collect()
         var index = 0
         func next() -> UInt {
             defer { index += 1 }

@@ -255,11 +255,11 @@ final class NativeWindow {
         XDeleteProperty(connection.display, id, connection.atoms[keyPath: property])
     }
 
-    /// Sets WM_PROTOCOLS to the protocols named.
+    /// Sets WM_PROTOCOLS to the protocols named. (Not `XSetWMProtocols`: it interns
+    /// WM_PROTOCOLS itself, a round trip when Xlib's atom cache does not hold it, and the atoms
+    /// are interned through XCB, which does not fill that cache.)
     func setWMProtocols(_ protocols: [KeyPath<Atoms, UInt>]) {
-        guard isLive else { return }
-        var atoms = protocols.map { connection.atoms[keyPath: $0] }
-        XSetWMProtocols(connection.display, id, &atoms, Int32(atoms.count))
+        setAtomProperty(\.wmProtocols, protocols)
     }
 
     /// Sets WM_HINTS: the window takes input and starts in the normal (not iconic) state.
