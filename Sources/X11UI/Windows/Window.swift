@@ -143,7 +143,8 @@ open class Window: EventTarget {
 
     // MARK: - Showing and closing
 
-    /// Creates the X window if needed, lays out, paints and maps it.
+    /// Creates the X window if needed, maps it, and lays out and paints it (a popup is painted
+    /// before its map: its buffer is its background).
     public func show() {
         guard let application, !application.isClosed else {
             Log.warning("Window \"\(title)\" has no open Application to show it on")
@@ -259,7 +260,10 @@ open class Window: EventTarget {
         if isTopLevel {
             writeTopLevelProperties()
             application.windowDidOpen(self)
-            screenOrigin = requestedPosition
+            // Where the window was created; a window manager that places it elsewhere reports
+            // the move (a ConfigureNotify, or a reparent, after which the map asks the server).
+            // A restack alone brings no ConfigureNotify when no sibling is above the window.
+            screenOrigin = frame.origin
         }
         didCreateWindow(native)
     }
