@@ -12,13 +12,12 @@ SCREENSHOTS ?= .build/screenshots
 # breaks Thai lines between words; desktop-file-utils checks the installed desktop entry;
 # accessibility: libdbus-1 (opened at run time when a bus is there), and for its tests a session
 # bus, at-spi2-core's bus launcher and registry, pyatspi, xdotool and Orca.
-PACKAGES := pkg-config libx11-dev libx11-xcb-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
+PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
 	libcairo2-dev libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev xvfb \
 	x11-xserver-utils xcompmgr openbox desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic \
 	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
 	libicu72 fonts-lao fonts-khmeros fonts-sil-padauk \
 	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca
-# libx11-xcb-dev: X11UI sends its start-up atoms through Xlib's XCB connection.
 # ICU (libicu72, loaded at run time) breaks Lao, Khmer and Myanmar lines between words, as
 # libthai does Thai; fonts-lao, fonts-khmeros and fonts-sil-padauk give those scripts glyphs.
 

@@ -19,7 +19,6 @@ let package = Package(
                 .apt([
                     "libx11-dev", "libxext-dev", "libxrender-dev", "libxft-dev", "libfontconfig-dev",
                     "libcairo2-dev", "libxrandr-dev", "libxfixes-dev", "libfribidi-dev", "libharfbuzz-dev",
-                    "libx11-xcb-dev",
                 ])
             ]
         ),
@@ -31,7 +30,7 @@ let package = Package(
         ),
         // libdbus-1's ABI, declared for dlopen on first use (no headers or link needed).
         .systemLibrary(name: "CDBus"),
-        // Xlib's private display record (Xlibint.h), reached through a few C functions only.
+        // Xlib's private display record and request buffer (Xlibint.h), behind a few C functions.
         .target(name: "CX11Internal", linkerSettings: [.linkedLibrary("X11")]),
         .target(name: "X11UI", dependencies: ["CX11", "CX11Internal", "CDBus"]),
         .target(name: "X11TestSupport", dependencies: ["X11UI", "CX11", "CXTest"]),

@@ -2,7 +2,6 @@
 #define CX11_SHIM_H
 
 #include <X11/Xlib.h>
-#include <X11/Xlib-xcb.h>
 #include <X11/XKBlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>

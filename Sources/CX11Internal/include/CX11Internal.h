@@ -20,4 +20,18 @@ int cx11_xkb_use(Display *display, int *major, int *minor);
 /// Whether key translation on the display goes through XKEYBOARD.
 int cx11_xkb_in_use(Display *display);
 
+/// InternAtom requests queued in Xlib's output buffer without waiting: their replies are
+/// read by an asynchronous reply handler (as XInternAtoms does for all but its last) while
+/// the next request that waits (the RENDER check) waits for its own, which comes behind them:
+/// all go out in one write, and one round trip brings every reply.
+struct cx11_pending_atoms;
+
+/// Queues the requests (nothing is sent yet); NULL when out of memory.
+struct cx11_pending_atoms *cx11_atoms_send(Display *display, const char *const *names, int count);
+
+/// Writes the atoms into `atoms` (count of them; None for a request that failed, whose error
+/// went to the error handler) after waiting for any reply still missing (an XSync), and frees
+/// the state. Returns how many atoms were interned.
+int cx11_atoms_collect(struct cx11_pending_atoms *pending, unsigned long *atoms);
+
 #endif

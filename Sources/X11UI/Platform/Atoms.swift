@@ -1,7 +1,8 @@
 internal import CX11
+internal import CX11Internal
 internal import Glibc
 
-/// The atoms X11UI uses, interned when the display opens: their requests are sent without
+/// The atoms X11UI uses, interned when the display opens: their requests are queued without
 /// waiting, and the replies come back in the round trip of the RENDER check (`Pending`).
 struct Atoms {
     let wmProtocols: UInt
@@ -50,49 +51,44 @@ struct Atoms {
         ]
     }
 
-    /// The atoms' InternAtom requests, sent through Xlib's XCB connection without waiting for
-    /// the replies: a request made through Xlib meanwhile (the RENDER check at connect) waits
-    /// behind them, and its one round trip brings them all.
+    /// The atoms' InternAtom requests, queued in Xlib's output buffer without waiting for the
+    /// replies (`cx11_atoms_send`): a request made through Xlib next (the RENDER check at
+    /// connect) goes out with them and waits behind them, and its one round trip brings all
+    /// the replies, which an asynchronous reply handler reads meanwhile.
     struct Pending {
-        fileprivate let connection: OpaquePointer
         fileprivate let names: [String]
-        fileprivate let cookies: [xcb_intern_atom_cookie_t]
+        fileprivate let state: OpaquePointer?
 
-        /// Sends the requests (queued in XCB's buffer; the next request that waits, or a
-        /// flush, sends them).
+        /// Queues the requests (the next request that waits, or a flush, sends them).
         init(display: OpaquePointer, screen: Int32) {
-            connection = XGetXCBConnection(display)
             names = Atoms.names(screen: screen)
-            cookies = names.map { [connection] name in
-                let bytes = Array(name.utf8)
-                return bytes.withUnsafeBufferPointer {
-                    $0.withMemoryRebound(to: CChar.self) {
-                        xcb_intern_atom(connection, 0, UInt16($0.count), $0.baseAddress)
-                    }
-                }
+            var cStrings = names.map { UnsafePointer(strdup($0)) }
+            defer { cStrings.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+            state = cStrings.withUnsafeMutableBufferPointer {
+                cx11_atoms_send(display, $0.baseAddress, Int32($0.count))
             }
         }
 
-        /// Drops the replies (a display closed before they were read).
-        func discard() {
-            for cookie in cookies { xcb_discard_reply(connection, cookie.sequence) }
+        /// Reads the replies (waiting for any still missing); an atom whose request failed is
+        /// None (0), with a warning (the error itself went to the error handler).
+        func collect() -> [UInt] {
+            var values = [UInt](repeating: 0, count: names.count)
+            guard let state else {
+                Log.warning("could not intern X11UI's atoms (out of memory)")
+                return values
+            }
+            _ = cx11_atoms_collect(state, &values)
+            for (name, value) in zip(names, values) where value == 0 {
+                Log.warning("could not intern the atom \(name)")
+            }
+            return values
         }
 
-        /// Reads the replies; an atom whose request failed is None (0), with a warning.
-        func collect() -> [UInt] {
-            zip(names, cookies).map { name, cookie in
-                var error: UnsafeMutablePointer<xcb_generic_error_t>?
-                let reply = xcb_intern_atom_reply(connection, cookie, &error)
-                defer {
-                    free(reply)
-                    free(error)
-                }
-                guard let reply else {
-                    let code = error.map { " (X error \($0.pointee.error_code))" } ?? " (connection lost)"
-                    Log.warning("could not intern the atom \(name)\(code)")
-                    return 0
-                }
-                return UInt(reply.pointee.atom)
+        /// Reads and drops the replies (a display about to be closed).
+        func discard() {
+            if let state {
+                var values = [UInt](repeating: 0, count: names.count)
+                _ = cx11_atoms_collect(state, &values)
             }
         }
     }
