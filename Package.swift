@@ -30,7 +30,9 @@ let package = Package(
         ),
         // libdbus-1's ABI, declared for dlopen on first use (no headers or link needed).
         .systemLibrary(name: "CDBus"),
-        .target(name: "X11UI", dependencies: ["CX11", "CDBus"]),
+        // Xlib's private display record and request buffer (Xlibint.h), behind a few C functions.
+        .target(name: "CX11Internal", linkerSettings: [.linkedLibrary("X11")]),
+        .target(name: "X11UI", dependencies: ["CX11", "CX11Internal", "CDBus"]),
         .target(name: "X11TestSupport", dependencies: ["X11UI", "CX11", "CXTest"]),
         .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),

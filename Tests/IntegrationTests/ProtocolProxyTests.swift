@@ -78,5 +78,8 @@ final class ProtocolProxyTests {
         // Shape, RandR and XFixes are asked after the map.
         #expect((started.opcodes[queryExtension] ?? 0) - (atMap.opcodes[queryExtension] ?? 0) >= 3)
         #expect(atMap.roundTrips < started.roundTrips)
+        // Before the map: XOpenDisplay's 3 (BIG-REQUESTS query and enable, RESOURCE_MANAGER;
+        // XKEYBOARD waits), the atoms with the RENDER check 1, Xft's RENDER formats 1.
+        #expect(atMap.roundTrips <= 5, "\(atMap.roundTrips) round trips before the first map")
     }
 }

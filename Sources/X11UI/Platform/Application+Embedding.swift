@@ -47,6 +47,7 @@ extension Application {
         while connection.isUsable, XPending(display) > 0 {
             XNextEvent(display, &event)
             if hostEvents == nil, shouldCompress(&event) { continue }
+            if Self.isKeyboardEvent(event) { connection.useDeferredKeyboardExtension() }
             let consumed = dispatch(translator.translate(&event))
             if !consumed, let hostEvents { hostEvents(event) }
         }
@@ -62,6 +63,7 @@ extension Application {
     public func handle(_ event: XEvent) -> Bool {
         guard !isClosed, connection.isUsable else { return false }
         var copy = event
+        if Self.isKeyboardEvent(event) { connection.useDeferredKeyboardExtension() }
         let consumed = dispatch(translator.translate(&copy))
         updateWindows()
         return consumed
@@ -77,6 +79,12 @@ extension Application {
         fireTimers(now: .now())
         sources.service()
         updateWindows()
+    }
+
+    /// Whether translating the event looks keys up: XKEYBOARD, if it still waits for the first
+    /// window, is set up before that (see `DisplayConnection.useDeferredKeyboardExtension`).
+    private static func isKeyboardEvent(_ event: XEvent) -> Bool {
+        event.type == KeyPress || event.type == KeyRelease || event.type == MappingNotify
     }
 
     /// Sends X11UI's buffered requests and waits until the server has processed them (one

@@ -125,6 +125,16 @@ public final class Application {
     /// Protocol errors received and survived (races count here too).
     public var protocolErrorCount: Int { connection.errorCount }
 
+    /// Whether keys are translated through XKEYBOARD: false until the first window is on screen
+    /// (or a key arrives), true after on a server with XKB. Asks the server (`XkbGetState`,
+    /// which answers only on a display using XKB): for tests.
+    @_spi(Testing)
+    public var usesKeyboardExtension: Bool {
+        guard connection.usesKeyboardExtension else { return false }
+        var state = XkbStateRec()
+        return XkbGetState(connection.display, UInt32(XkbUseCoreKbd), &state) == Success
+    }
+
     /// Closes every window and, when X11UI opened it, the display.
     public func close() {
         guard !isClosed else { return }

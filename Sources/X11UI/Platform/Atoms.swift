@@ -1,6 +1,9 @@
 internal import CX11
+internal import CX11Internal
+internal import Glibc
 
-/// The atoms X11UI uses, interned in one batch (one round trip) when the display opens.
+/// The atoms X11UI uses, interned when the display opens: their requests are queued without
+/// waiting, and the replies come back in the round trip of the RENDER check (`Pending`).
 struct Atoms {
     let wmProtocols: UInt
     let wmDeleteWindow: UInt
@@ -36,8 +39,9 @@ struct Atoms {
     let window: UInt
     let wmClientMachine: UInt
 
-    init(display: OpaquePointer, screen: Int32) {
-        let names = [
+    /// The names interned, in the order of the `next()` calls in `init(_:)`.
+    static func names(screen: Int32) -> [String] {
+        [
             "WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "_NET_WM_NAME", "_NET_WM_PID",
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_TOOLTIP",
             "_NET_WM_STATE", "UTF8_STRING", "CLIPBOARD", "TARGETS", "TEXT", "INCR",
@@ -45,10 +49,58 @@ struct Atoms {
             "_NET_WM_PING", "_NET_WM_ICON", "_NET_WM_USER_TIME", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN",
             "_NET_STARTUP_INFO",
         ]
-        var values = [UInt](repeating: 0, count: names.count)
-        var cStrings = names.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
-        _ = XInternAtoms(display, &cStrings, Int32(names.count), 0, &values)
+    }
+
+    /// The atoms' InternAtom requests, queued in Xlib's output buffer without waiting for the
+    /// replies (`cx11_atoms_send`): a request made through Xlib next (the RENDER check at
+    /// connect) goes out with them and waits behind them, and its one round trip brings all
+    /// the replies, which an asynchronous reply handler reads meanwhile.
+    struct Pending {
+        fileprivate let names: [String]
+        fileprivate let state: OpaquePointer?
+
+        /// Queues the requests (the next request that waits, or a flush, sends them).
+        init(display: OpaquePointer, screen: Int32) {
+            names = Atoms.names(screen: screen)
+            var cStrings = names.map { UnsafePointer(strdup($0)) }
+            defer { cStrings.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+            state = cStrings.withUnsafeMutableBufferPointer {
+                cx11_atoms_send(display, $0.baseAddress, Int32($0.count))
+            }
+        }
+
+        /// Reads the replies (waiting for any still missing); an atom whose request failed is
+        /// None (0), with a warning (the error itself went to the error handler).
+        func collect() -> [UInt] {
+            var values = [UInt](repeating: 0, count: names.count)
+            guard let state else {
+                Log.warning("could not intern X11UI's atoms (out of memory)")
+                return values
+            }
+            _ = cx11_atoms_collect(state, &values)
+            for (name, value) in zip(names, values) where value == 0 {
+                Log.warning("could not intern the atom \(name)")
+            }
+            return values
+        }
+
+        /// Reads and drops the replies (a display about to be closed).
+        func discard() {
+            if let state {
+                var values = [UInt](repeating: 0, count: names.count)
+                _ = cx11_atoms_collect(state, &values)
+            }
+        }
+    }
+
+    /// Interns the atoms in one round trip.
+    init(display: OpaquePointer, screen: Int32) {
+        self.init(Pending(display: display, screen: screen))
+    }
+
+    /// The atoms whose requests were sent earlier, from their replies.
+    init(_ pending: Pending) {
+        let values = pending.collect()
         var index = 0
         func next() -> UInt {
             defer { index += 1 }

@@ -1,4 +1,5 @@
 internal import CX11
+internal import CX11Internal
 internal import Glibc
 
 /// One connection to an X server: the `Display*`, its default screen, the interned atoms and
@@ -58,6 +59,7 @@ final class DisplayConnection {
         // what was captured: another thread may write to standard error meanwhile.
         var captured = ""
         var probeRefusal: String?
+        var xkbDeferred = false
         let opened = try DisplayProbe.check(name, timeout: timeout) { outcome throws(X11UIError) -> OpaquePointer? in
             switch outcome {
             case .answered: break
@@ -66,7 +68,14 @@ final class DisplayConnection {
             case .garbled: throw X11UIError.cannotOpenDisplay(name: name)
             }
             var display: OpaquePointer?
-            captured = StandardErrorCapture.during { display = XOpenDisplay(name) }
+            captured = StandardErrorCapture.during {
+                // XKEYBOARD's set-up (two round trips) waits until the first window is on
+                // screen (`useDeferredKeyboardExtension`); the setting is process-wide, so it
+                // is restored at once.
+                xkbDeferred = cx11_xkb_ignore(1) != 0
+                display = XOpenDisplay(name)
+                if xkbDeferred { _ = cx11_xkb_ignore(0) }
+            }
             return display
         }
         guard let display = opened else {
@@ -80,11 +89,16 @@ final class DisplayConnection {
             throw X11UIError.connectionRefused(name: name, reason: String(reason.prefix(256)))
         }
         if !captured.isEmpty { Log.warning(captured) }
+        // The atoms' requests go first, unanswered; the RENDER check's round trip brings their
+        // replies along (one round trip for both).
+        let atoms = Atoms.Pending(display: display, screen: XDefaultScreen(display))
         if let reason = Self.unsupportedReason(display) {
+            atoms.discard()
             XCloseDisplay(display)
             throw X11UIError.unsupportedDisplay(name: name, reason: reason)
         }
-        self.init(display: display, owns: true, name: name)
+        self.init(display: display, owns: true, name: name, atoms: atoms)
+        keyboardExtensionDeferred = xkbDeferred && cx11_xkb_in_use(display) == 0
     }
 
     /// Why X11UI cannot draw on a display, or nil when it can.
@@ -114,7 +128,7 @@ final class DisplayConnection {
     }
 
     /// Wraps an open display. When `owns` is false the host keeps it and its error handlers.
-    init(display: OpaquePointer, owns: Bool, name: String? = nil) {
+    init(display: OpaquePointer, owns: Bool, name: String? = nil, atoms pendingAtoms: Atoms.Pending? = nil) {
         XErrorTrap.install()
         self.display = display
         self.ownsDisplay = owns
@@ -137,7 +151,7 @@ final class DisplayConnection {
             colormap = XDefaultColormap(display, screen)
             ownedColormap = nil
         }
-        atoms = Atoms(display: display, screen: screen)
+        atoms = Atoms(pendingAtoms ?? Atoms.Pending(display: display, screen: screen))
         let resourceText = XResourceManagerString(display).map { String(cString: $0) } ?? ""
         resources = XResources(resourceText, attributes: Application.resourceAttributes.union(["dpi"]))
         // Xft, cairo and Xcursor read their settings with XGetDefault, which parses the whole
@@ -174,8 +188,31 @@ final class DisplayConnection {
     /// Fetches the keyboard mapping. Xlib fetches it on the first key press otherwise: a round
     /// trip in the middle of an interaction (Escape on a tooltip).
     func prefetchKeyboardMapping() {
+        useDeferredKeyboardExtension()
         if isUsable { _ = XKeysymToKeycode(display, 0xff1b) }
     }
+
+    /// Whether XKEYBOARD is still to be set up: X11UI opens its display with Xlib's XKB set-up
+    /// skipped (two round trips before the first window could map) and sets it up once the
+    /// first window is on screen, or before the first key event is translated, whichever
+    /// comes first. Key translation then goes through XKB as on a display opened normally.
+    private(set) var keyboardExtensionDeferred = false
+
+    /// Sets XKEYBOARD up now if it was deferred (two round trips, once). It must run before
+    /// anything loads Xlib's core keyboard mapping (a key lookup), which would keep the display
+    /// on core key translation.
+    func useDeferredKeyboardExtension() {
+        guard keyboardExtensionDeferred, isUsable else { return }
+        keyboardExtensionDeferred = false
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        if cx11_xkb_use(display, &major, &minor) == 0 {
+            Log.debug("XKEYBOARD is not in use on \(name): keys are translated with the core mapping")
+        }
+    }
+
+    /// Whether key translation on the display goes through XKEYBOARD (for tests).
+    var usesKeyboardExtension: Bool { isUsable && cx11_xkb_in_use(display) != 0 }
 
     /// Closes the display if X11UI opened it; forgets it either way.
     ///

@@ -45,6 +45,10 @@ final class NativeWindow {
         var saveUnder = false
         /// A 32-bit visual with alpha when the server has one (for a compositor).
         var translucent = false
+        /// A background pixel the server fills the window with (when mapped, uncovered or
+        /// grown) before X11UI paints; nil for none (a popup's back buffer becomes its
+        /// background instead).
+        var backgroundPixel: UInt?
     }
 
     /// The window's X id.
@@ -88,14 +92,17 @@ final class NativeWindow {
         guard connection.isUsable else { return nil }
         let argb = options.translucent ? findARGBVisual(connection) : nil
         var attributes = XSetWindowAttributes()
-        // None until the back buffer is made and becomes the background (`setBackground`).
+        // A top-level window's colour, or none until the back buffer is made and becomes the
+        // background (`setBackground`).
         attributes.background_pixmap = 0
+        attributes.background_pixel = options.backgroundPixel ?? 0
         // A window of another depth than its parent's needs its own border pixel and colormap.
         attributes.border_pixel = 0
         attributes.colormap = argb?.colormap ?? connection.colormap
         attributes.bit_gravity = NorthWestGravity
         attributes.event_mask = events.xMask
-        var mask = UInt(CWBackPixmap | CWBorderPixel | CWColormap | CWBitGravity | CWEventMask)
+        var mask = UInt(CWBorderPixel | CWColormap | CWBitGravity | CWEventMask)
+        mask |= UInt(options.backgroundPixel == nil ? CWBackPixmap : CWBackPixel)
         if options.overrideRedirect {
             attributes.override_redirect = 1
             mask |= UInt(CWOverrideRedirect)
@@ -248,11 +255,11 @@ final class NativeWindow {
         XDeleteProperty(connection.display, id, connection.atoms[keyPath: property])
     }
 
-    /// Sets WM_PROTOCOLS to the protocols named.
+    /// Sets WM_PROTOCOLS to the protocols named. (Not `XSetWMProtocols`: it interns
+    /// WM_PROTOCOLS itself, a round trip when Xlib's atom cache does not hold it, and the atoms
+    /// are interned through XCB, which does not fill that cache.)
     func setWMProtocols(_ protocols: [KeyPath<Atoms, UInt>]) {
-        guard isLive else { return }
-        var atoms = protocols.map { connection.atoms[keyPath: $0] }
-        XSetWMProtocols(connection.display, id, &atoms, Int32(atoms.count))
+        setAtomProperty(\.wmProtocols, protocols)
     }
 
     /// Sets WM_HINTS: the window takes input and starts in the normal (not iconic) state.
@@ -284,6 +291,13 @@ final class NativeWindow {
         BackBuffer(
             resources: resources, window: id, visual: visual, depth: depth, colormap: colormap, width: width,
             height: height)
+    }
+
+    /// Makes `pixel` the window's background (one request; a foreign window's is left alone).
+    /// The server fills areas with it before X11UI paints them.
+    func setBackground(pixel: UInt) {
+        guard isOwned, isLive else { return }
+        XSetWindowBackground(connection.display, id, pixel)
     }
 
     /// Makes `pixmap` (of the window's depth: a back buffer from `makeBackBuffer`) the window's

@@ -56,9 +56,13 @@ open class Window: EventTarget {
         }
     }
 
-    /// The colour behind the content.
+    /// The colour behind the content; also the X window's background pixel, which the server
+    /// shows in the moment between the map (or a resize) and X11UI's paint.
     public var backgroundColor = Color(rgb: 0xf2f2f7) {
-        didSet { rootView.backgroundColor = backgroundColor }
+        didSet {
+            rootView.backgroundColor = backgroundColor
+            if backgroundColor != oldValue, let pixel = backgroundPixel { native?.setBackground(pixel: pixel) }
+        }
     }
 
     /// The WM_CLASS instance and class names. By default the instance is `RESOURCE_NAME` or
@@ -139,7 +143,8 @@ open class Window: EventTarget {
 
     // MARK: - Showing and closing
 
-    /// Creates the X window if needed, lays out, paints and maps it.
+    /// Creates the X window if needed, maps it, and lays out and paints it (a popup is painted
+    /// before its map: its buffer is its background).
     public func show() {
         guard let application, !application.isClosed else {
             Log.warning("Window \"\(title)\" has no open Application to show it on")
@@ -147,8 +152,20 @@ open class Window: EventTarget {
         }
         if native == nil { create(in: application) }
         guard let native else { return }
-        updateIfNeeded()
+        // A popup's buffer is its background: it is painted before the map, which shows it.
+        // Any other window is mapped first, as every X toolkit does: the map request leaves at
+        // once, the server shows the background colour, and the frame painted meanwhile is
+        // copied on the Expose the map brings. (Painting first delayed the first map by the
+        // round trips of cairo's set-up on the first surface: 9 of them.)
+        let paintsAfterMapping = !usesBufferAsBackground && !isMapped
+        if !paintsAfterMapping { updateIfNeeded() }
         if raisesWhenShown { native.mapRaised() } else { native.map() }
+        if paintsAfterMapping {
+            application.connection.flush()
+            // Not yet marked mapped: the paint goes into the back buffer only, and the Expose
+            // copies it (one copy, however soon the Expose comes).
+            updateIfNeeded()
+        }
         let wasMapped = isMapped
         isMapped = true
         if isTopLevel { application.completeStartupNotification() }
@@ -243,7 +260,10 @@ open class Window: EventTarget {
         if isTopLevel {
             writeTopLevelProperties()
             application.windowDidOpen(self)
-            screenOrigin = requestedPosition
+            // Where the window was created; a window manager that places it elsewhere reports
+            // the move (a ConfigureNotify, or a reparent, after which the map asks the server).
+            // A restack alone brings no ConfigureNotify when no sibling is above the window.
+            screenOrigin = frame.origin
         }
         didCreateWindow(native)
     }
@@ -252,7 +272,18 @@ open class Window: EventTarget {
 
     /// Makes the X window (a popup's is override-redirect; a foreign window makes none).
     func makeNativeWindow(on connection: DisplayConnection, frame: Rect) -> NativeWindow? {
-        NativeWindow.create(on: connection, parent: embeddingParent, frame: frame, events: events)
+        NativeWindow.create(
+            on: connection, parent: embeddingParent, frame: frame, events: events,
+            options: NativeWindow.Options(backgroundPixel: backgroundPixel))
+    }
+
+    /// The X background pixel of `backgroundColor` in the display's visual (computed locally on
+    /// TrueColor); nil for a window whose buffer is its background.
+    var backgroundPixel: UInt? {
+        guard !usesBufferAsBackground, let application else { return nil }
+        var opaque = backgroundColor
+        opaque.alpha = 1
+        return application.resources.xftColor(opaque, visual: application.connection.visual).pixel
     }
 
     /// The events the window selects.
