@@ -119,16 +119,6 @@ public final class XProxy: @unchecked Sendable {
 
     /// Calls `body` (bind, connect) with a socket address as the `sockaddr` pointer and length
     /// the socket calls take.
-    private static func withSocketAddress<Address>(
-        _ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
-    ) -> Int32 {
-        withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                body($0, socklen_t(MemoryLayout<Address>.size))
-            }
-        }
-    }
-
     private static func lockPath(_ number: Int) -> String { "/tmp/.X\(number)-lock" }
     private static func socketPath(_ number: Int) -> String { "/tmp/.X11-unix/X\(number)" }
 
@@ -157,29 +147,18 @@ public final class XProxy: @unchecked Sendable {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(6000 + number).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            bound = withSocketAddress(&address) { bind(fd, $0, $1) }
+            bound = UnixSocket.withSocketAddress(&address) { bind(fd, $0, $1) }
         } else {
             let path = socketPath(number)
             unlink(path)
             fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = unixAddress(path)
-            bound = withSocketAddress(&address) { bind(fd, $0, $1) }
+            bound = UnixSocket.bind(fd, to: path)
         }
         guard fd >= 0, bound == 0 else {
             if fd >= 0 { close(fd) }
             return nil
         }
         return fd
-    }
-
-    private static func unixAddress(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
-        }
-        return address
     }
 
     // MARK: - Forwarding
@@ -225,8 +204,7 @@ public final class XProxy: @unchecked Sendable {
                 if client >= 0 {
                     counts.withLock { $0.connections += 1 }
                     let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-                    var address = XProxy.unixAddress(serverSocketPath)
-                    if XProxy.withSocketAddress(&address, { connect(server, $0, $1) }) == 0 {
+                    if UnixSocket.connect(server, to: serverSocketPath) == 0 {
                         var noDelay: Int32 = 1
                         setsockopt(
                             client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))

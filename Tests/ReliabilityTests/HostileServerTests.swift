@@ -36,16 +36,7 @@ final class FakeServer: @unchecked Sendable {
             path = "/tmp/.X11-unix/X\(number)"
             if !FileManager.default.fileExists(atPath: path) {
                 fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-                var address = sockaddr_un()
-                address.sun_family = sa_family_t(AF_UNIX)
-                withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                    for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-                }
-                let bound = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                }
+                let bound = UnixSocket.bind(fd, to: path)
                 if bound == 0 { break }
                 close(fd)
                 fd = -1

@@ -73,16 +73,7 @@ import X11TestSupport
             close(listener)
             unlink(path)
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = UnixSocket.bind(listener, to: path)
         try #require(bound == 0 && listen(listener, 1) == 0)
         server.stop()
         #expect(FileManager.default.fileExists(atPath: path), "the next server's socket was removed")
