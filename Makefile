@@ -97,7 +97,8 @@ lint:
 STATIC_CXX := $(CURDIR)/.build/static-cxx
 RELEASE := -c release --static-swift-stdlib -Xlinker -L$(STATIC_CXX) \
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/startup-order.txt -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/startup-order.txt -Xlinker --no-warn-symbol-ordering \
+	-Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker --no-export-dynamic
 
 $(STATIC_CXX)/libstdc++.so:
 	mkdir -p $(STATIC_CXX)

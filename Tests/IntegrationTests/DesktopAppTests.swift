@@ -76,6 +76,27 @@ final class DesktopAppTests {
         #expect(probe.string(id, "WM_CLASS") == "shop\0Shop\0")
     }
 
+    @Test func iconsOfTheFirstWindowsWaitUntilOneIsOnScreenLaterOnesComeBeforeTheMap() throws {
+        let first = Window(title: "First", size: Size(width: 200, height: 100), application: display.app)
+        first.icon = [Self.square(16, 0xffff_0000)]
+        first.requestedPosition = Point(x: 0, y: 0)
+        first.show()
+        display.app.sync()
+        let id = try #require(first.windowID).rawValue
+        // Mapped without its icon: the icon's decoding and conversion wait for the first paint.
+        #expect(probe.longs(id, "_NET_WM_PID") == [Int(getpid())])
+        #expect(probe.longs(id, "_NET_WM_ICON") == nil)
+        #expect(display.run(until: { self.probe.longs(id, "_NET_WM_ICON") != nil }, timeout: .seconds(10)))
+        #expect(Self.iconEntries(probe.longs(id, "_NET_WM_ICON") ?? []).map(\.width) == [16])
+        // Once a window is on screen, a new window has its icon before its map.
+        let second = Window(title: "Second", size: Size(width: 200, height: 100), application: display.app)
+        second.icon = [Self.square(32, 0xff00_ff00)]
+        second.show()
+        display.app.sync()
+        let secondID = try #require(second.windowID).rawValue
+        #expect(Self.iconEntries(probe.longs(secondID, "_NET_WM_ICON") ?? []).map(\.width) == [32])
+    }
+
     @Test func resourceNameNamesTheInstance() throws {
         setenv("RESOURCE_NAME", "my-shop", 1)
         defer { unsetenv("RESOURCE_NAME") }

@@ -168,7 +168,13 @@ struct InstallTests {
         // The class the desktop entry names, so a taskbar groups the window under its entry.
         #expect(probe.string(id, "WM_CLASS") == "tooltip-demo\0\(startupWMClass)\0")
         // The icon came from the installed assets (the marked one) at every size.
-        let icon = DesktopAppTests.iconEntries(try #require(probe.longs(id, "_NET_WM_ICON")))
+        // (Written once the window is painted: the first windows' icons wait for that.)
+        var iconProperty: [Int]?
+        #expect(
+            wait(timeout: 10) {
+                iconProperty = probe.longs(id, "_NET_WM_ICON"); return iconProperty != nil
+            })
+        let icon = DesktopAppTests.iconEntries(try #require(iconProperty))
         #expect(icon.map(\.width) == [16, 24, 32, 48, 64, 128])
         #expect(icon.first?.pixels.allSatisfy { $0 == marker } == true)
         // The launch: its ID on the window, its time as the user time, and `remove` broadcast.

@@ -96,3 +96,80 @@ import Testing
         #expect(folders == [folder + "/assets", folder + "/../share/" + name + "/assets", "/" + package + "/assets"])
     }
 }
+
+/// PNG files are read and their header checked at once; their pixels are decoded on first use.
+@Suite @MainActor struct ImageFileTests {
+    /// A temporary file with `bytes`, removed by the caller.
+    private func file(_ bytes: [UInt8]) -> String {
+        var template = Array("/tmp/x11ui-image-XXXXXX.png".utf8CString)
+        let fd = mkstemps(&template, 4)
+        let path = String(cString: template)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return path
+    }
+
+    /// A 3 × 2 PNG with a red first pixel, written by cairo.
+    private func pngBytes() throws -> [UInt8] {
+        let path = file([])
+        defer { unlink(path) }
+        let drawn = Image(size: Size(width: 3, height: 2)) { context in
+            context.fill(Rect(x: 0, y: 0, width: 1, height: 1), color: Color(rgb: 0xff0000))
+        }
+        try drawn.writePNG(to: path)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = read(fd, &bytes, bytes.count)
+        return Array(bytes.prefix(max(0, count)))
+    }
+
+    @Test func sizeComesFromTheHeaderAndPixelsFromTheFile() throws {
+        let path = file(try pngBytes())
+        defer { unlink(path) }
+        let image = try Image(contentsOfFile: path)
+        #expect(image.size == Size(width: 3, height: 2))
+        unlink(path)  // already read: decoding needs the file no more
+        #expect(image.pixel(x: 0, y: 0) == Color(rgb: 0xff0000))
+        #expect(image.pixel(x: 2, y: 1) == .clear)
+    }
+
+    @Test func damagedPixelDataShowsTransparentAtTheHeadersSize() throws {
+        let bytes = try pngBytes()
+        let path = file(Array(bytes.prefix(40)))  // the header, and a cut first data chunk
+        defer { unlink(path) }
+        let image = try Image(contentsOfFile: path)
+        #expect(image.size == Size(width: 3, height: 2))
+        #expect(image.pixel(x: 0, y: 0) == .clear)
+        #expect(image.windowIconData?.count == 2 + 3 * 2)
+    }
+
+    @Test func filesThatAreNotPNGsAreRefusedAtOnce() throws {
+        var header = try pngBytes()
+        let notPNG = file(Array("GIF89a, not a PNG at all, but long enough".utf8))
+        header[19] = 0  // width 0
+        header[18] = 0
+        header[17] = 0
+        header[16] = 0
+        let empty = file(Array(header))
+        defer {
+            unlink(notPNG)
+            unlink(empty)
+        }
+        #expect(throws: X11UIError.imageUnreadable(path: notPNG)) { try Image(contentsOfFile: notPNG) }
+        #expect(throws: X11UIError.imageUnreadable(path: empty)) { try Image(contentsOfFile: empty) }
+        #expect(throws: X11UIError.imageUnreadable(path: "/nonexistent/x.png")) {
+            try Image(contentsOfFile: "/nonexistent/x.png")
+        }
+        #expect(throws: X11UIError.imageUnreadable(path: "/tmp")) { try Image(contentsOfFile: "/tmp") }
+    }
+
+    @Test func headerSizesAreReadBigEndianAndBounded() {
+        var header: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        header += [0, 0, 1, 2, 0, 0, 0, 7] + [UInt8](repeating: 0, count: 9)
+        #expect(Image.pngSize(header) == Size(width: 258, height: 7))
+        header[17] = 0x80  // 32,768 wide: more than cairo takes
+        #expect(Image.pngSize(header) == nil)
+        #expect(Image.pngSize(Array(header.prefix(32))) == nil)
+    }
+}

@@ -7,12 +7,15 @@ final class FontCache {
     private var sets: [Font: FontSet] = [:]
     /// The FreeType instance faces are opened with (through read streams, not mmap).
     private let library = FreeTypeLibrary()
+    /// Fontconfig's choices of primary faces, shared by the sizes of a family and weight.
+    let matcher: FontMatcher
     /// The scale applied to font sizes (`Xft.dpi` / 96).
     let scale: Double
 
     init(connection: DisplayConnection) {
         self.connection = connection
         scale = connection.dpi / 96
+        matcher = FontMatcher(connection: connection)
         Self.disableUnreferencedFontCache(connection)
     }
 
@@ -36,7 +39,7 @@ final class FontCache {
     /// The font set for a font, opened on first use.
     func fontSet(for font: Font) -> FontSet {
         if let set = sets[font] { return set }
-        let set = FontSet(font: font, scale: scale, connection: connection, library: library)
+        let set = FontSet(font: font, scale: scale, connection: connection, library: library, matcher: matcher)
         sets[font] = set
         return set
     }

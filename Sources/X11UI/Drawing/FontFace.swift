@@ -34,10 +34,17 @@ final class FontFace {
         stream?.deallocate()
     }
 
-    /// Matches `pattern` and opens the best font for it; nil when fontconfig has none.
-    static func open(pattern: OpaquePointer, connection: DisplayConnection, library: FreeTypeLibrary?) -> FontFace? {
+    /// Matches `pattern` and opens the best font for it; nil when fontconfig has none. A
+    /// `matcher` remembers its choices across sizes (primary faces); fallbacks, which ask for
+    /// a character, match afresh.
+    static func open(
+        pattern: OpaquePointer, connection: DisplayConnection, library: FreeTypeLibrary?, matcher: FontMatcher? = nil
+    ) -> FontFace? {
         var result = FcResultNoMatch
-        guard let match = XftFontMatch(connection.display, connection.screen, pattern, &result) else { return nil }
+        guard
+            let match = matcher.map({ $0.match(pattern) })
+                ?? XftFontMatch(connection.display, connection.screen, pattern, &result)
+        else { return nil }
         if let library, let (face, stream) = openStream(match: match, library: library.library) {
             // Xft prefers a file name to a face, so the name goes (the face knows its file).
             FcPatternDel(match, "file")

@@ -100,7 +100,9 @@ final class FontSet: TextMeasuring {
 
     /// Opens the primary face. When fontconfig matches nothing at all (no fonts installed), the
     /// set has no faces: text measures zero and draws nothing, and a warning says why.
-    init(font: Font, scale: Double, connection: DisplayConnection, library: FreeTypeLibrary?) {
+    init(
+        font: Font, scale: Double, connection: DisplayConnection, library: FreeTypeLibrary?, matcher: FontMatcher? = nil
+    ) {
         self.connection = connection
         self.library = library
         let pixelSize = max(1, (font.size * scale).rounded())
@@ -109,7 +111,7 @@ final class FontSet: TextMeasuring {
         FcPatternAddDouble(pattern, "pixelsize", pixelSize)
         FcPatternAddInteger(pattern, "weight", font.weight.fontconfigValue)
         request = pattern
-        if let primary = FontFace.open(pattern: pattern, connection: connection, library: library) {
+        if let primary = FontFace.open(pattern: pattern, connection: connection, library: library, matcher: matcher) {
             fontFaces = [primary]
             faces = [primary.font]
             ascent = Double(primary.font.pointee.ascent)

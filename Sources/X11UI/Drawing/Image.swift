@@ -1,7 +1,11 @@
 internal import CX11
 internal import Glibc
 
-/// A bitmap image decoded from a PNG file, held in memory.
+/// A bitmap image from a PNG file, or drawn in code, held in memory.
+///
+/// A PNG file is read and its header checked when the image is made; its pixels are decoded
+/// the first time they are needed (drawn, read, or written as a window icon), so images a
+/// program makes at start cost no decoding before its window is on screen.
 ///
 /// ```swift
 /// let cart = Image.asset("cart")       // assets/cart.png
@@ -9,31 +13,118 @@ internal import Glibc
 /// ```
 @MainActor
 public final class Image {
-    /// The cairo image surface (ARGB32); owned.
-    let surface: OpaquePointer
+    /// The cairo image surface (ARGB32, or RGB24 for a PNG without alpha), decoded on first
+    /// use; owned.
+    var surface: OpaquePointer {
+        if let decoded { return decoded }
+        let surface = decode()
+        decoded = surface
+        return surface
+    }
+    private var decoded: OpaquePointer?
+    /// The PNG file's bytes until they are decoded.
+    private var png: [UInt8]?
+    /// The file the PNG came from, for the warning when its pixels cannot be decoded.
+    private let path: String?
     /// A number unique among images, for caches keyed by image.
     let id: Int
     /// The size in pixels.
     public let size: Size
     private static var nextID = 0
+    /// The largest side of a PNG read (cairo's limit for image surfaces).
+    static let largestSide = 32767
 
-    /// Decodes a PNG file.
+    /// Reads a PNG file. Its pixels are decoded on first use; a file whose header is right but
+    /// whose pixel data turns out damaged then shows as a transparent image of its size, with
+    /// a warning.
     ///
-    /// - Throws: `X11UIError.imageUnreadable(path:)` when the file is missing or not a PNG.
+    /// - Throws: `X11UIError.imageUnreadable(path:)` when the file is missing or unreadable, is
+    ///   not a PNG, or is larger than 32,767 pixels on a side.
     public init(contentsOfFile path: String) throws(X11UIError) {
-        guard let surface = cairo_image_surface_create_from_png(path) else {
+        guard let bytes = Image.readFile(path), let size = Image.pngSize(bytes) else {
             throw X11UIError.imageUnreadable(path: path)
         }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            throw X11UIError.imageUnreadable(path: path)
-        }
-        self.surface = surface
-        size = Size(
-            width: Double(cairo_image_surface_get_width(surface)),
-            height: Double(cairo_image_surface_get_height(surface)))
+        png = bytes
+        self.path = path
+        self.size = size
         Image.nextID += 1
         id = Image.nextID
+    }
+
+    /// The width and height in a PNG's header (its signature, then the IHDR chunk); nil when
+    /// the bytes are not a PNG or the image is empty or too large.
+    static func pngSize(_ bytes: [UInt8]) -> Size? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+        guard bytes.count >= 33, bytes[0..<8].elementsEqual(signature),
+            bytes[8..<16].elementsEqual([0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])  // length 13, "IHDR"
+        else { return nil }
+        func bigEndian(_ offset: Int) -> Int {
+            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        let width = bigEndian(16)
+        let height = bigEndian(20)
+        guard (1...largestSide).contains(width), (1...largestSide).contains(height) else { return nil }
+        return Size(width: Double(width), height: Double(height))
+    }
+
+    /// The whole file, or nil when it cannot be opened or read (or is over 256 MB).
+    private static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 256 << 20
+        else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return bytes
+    }
+
+    /// Decodes the PNG read at init; a transparent surface of the image's size when cairo
+    /// cannot (damaged pixel data, or a size or format other than the header said).
+    private func decode() -> OpaquePointer {
+        let width = Int32(size.width)
+        let height = Int32(size.height)
+        if var bytes = png {
+            png = nil
+            var reader = (bytes: UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
+            let surface = bytes.withUnsafeBytes { buffer -> OpaquePointer? in
+                reader.bytes = buffer
+                return withUnsafeMutablePointer(to: &reader) { closure in
+                    cairo_image_surface_create_from_png_stream(
+                        { closure, data, length in
+                            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+                            let reader = closure.assumingMemoryBound(
+                                to: (bytes: UnsafeRawBufferPointer, offset: Int).self)
+                            let count = Int(length)
+                            guard reader.pointee.bytes.count - reader.pointee.offset >= count else {
+                                return CAIRO_STATUS_READ_ERROR
+                            }
+                            UnsafeMutableRawPointer(data).copyMemory(
+                                from: reader.pointee.bytes.baseAddress! + reader.pointee.offset, byteCount: count)
+                            reader.pointee.offset += count
+                            return CAIRO_STATUS_SUCCESS
+                        }, closure)
+                }
+            }
+            bytes = []
+            if let surface {
+                if cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+                    cairo_image_surface_get_width(surface) == width, cairo_image_surface_get_height(surface) == height
+                {
+                    return surface
+                }
+                cairo_surface_destroy(surface)
+            }
+            Log.warning("\(X11UIError.imageUnreadable(path: path ?? "")): its pixel data is damaged; shown transparent")
+        }
+        return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
     }
 
     /// An image drawn with `DrawContext` calls into a transparent bitmap of `size` pixels.
@@ -46,7 +137,9 @@ public final class Image {
     public init(size: Size, scale: Double = 1, draw: (DrawContext) -> Void) {
         let width = Int32(max(1, min(size.width.isFinite ? size.width : 1, 4096)))
         let height = Int32(max(1, min(size.height.isFinite ? size.height : 1, 4096)))
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)!
+        decoded = surface
+        path = nil
         self.size = Size(width: Double(width), height: Double(height))
         Image.nextID += 1
         id = Image.nextID
@@ -57,7 +150,7 @@ public final class Image {
     }
 
     isolated deinit {
-        cairo_surface_destroy(surface)
+        if let decoded { cairo_surface_destroy(decoded) }
     }
 
     /// Writes the image as a PNG file (for screenshots and test references).

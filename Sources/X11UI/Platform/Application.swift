@@ -45,7 +45,7 @@ public final class Application {
     private(set) var openWindows: [Window] = []
     /// Whether the start-up work that waits for the first window is still to do, and whether
     /// a window was exposed (is on screen) yet.
-    private var deferredStartupPending = true
+    private(set) var deferredStartupPending = true
     private var sawExpose = false
 
     /// Whether `run()` returns once the last top-level window is closed (true by default).
@@ -272,7 +272,8 @@ public final class Application {
 
     /// Once the first window is on screen (or when no window is open), asks the server for
     /// what could wait: the extensions, the compositor's presence, RandR's and XFixes' events
-    /// and the keyboard mapping. Asked before the first window maps, each of these round trips
+    /// and the keyboard mapping; and writes the icons of the windows opened until then (their
+    /// PNGs are decoded only now). Asked before the first window maps, each of these round trips
     /// would delay it (by the network's round trip on a remote display); asked now, they are
     /// done before the first tooltip, which then needs none.
     func finishStartupIfReady() {
@@ -281,6 +282,7 @@ public final class Application {
         _ = connection.extensions
         screen.startWatching()
         connection.prefetchKeyboardMapping()
+        for window in openWindows where window.iconIsPending { window.writeIcon() }
         connection.flush()
     }
 

@@ -26,10 +26,15 @@ extension Window {
     }
 
     /// Writes the desktop's properties of a new top-level window, before its first map:
-    /// `_NET_WM_ICON`, and `_NET_STARTUP_ID` and `_NET_WM_USER_TIME` when they are known.
+    /// `_NET_STARTUP_ID` and `_NET_WM_USER_TIME` when they are known, and `_NET_WM_ICON`.
+    ///
+    /// The icons of the windows a program opens at start are written once the first window is
+    /// painted and on screen (`Application.finishStartupIfReady`): decoding and converting
+    /// six PNGs took longer than the rest of the window's set-up, and a window manager shows an
+    /// icon that comes a frame late (it watches the property) the same as one set before the map.
     func writeDesktopProperties() {
         guard let application, let native else { return }
-        writeIcon()
+        if application.deferredStartupPending, !icon.isEmpty { iconIsPending = true } else { writeIcon() }
         if let startup = application.desktop.startup {
             native.setUTF8Property(\.netStartupID, startup.id)
         }
@@ -41,6 +46,7 @@ extension Window {
     /// Writes `icon` as `_NET_WM_ICON` (deletes the property when there is no icon).
     func writeIcon() {
         guard isTopLevel, let native, native.connection.isUsable else { return }
+        iconIsPending = false
         var data: [Int] = []
         var sizes: [Size] = []
         for image in icon where !sizes.contains(image.size) {

@@ -76,10 +76,13 @@ open class Window: EventTarget {
     /// The window's icon at several sizes (16, 32, 48, 64 pixels, say), written as
     /// `_NET_WM_ICON` on a top-level window; taskbars, window switchers and title bars pick the
     /// size they need. Each size counts once; images larger than 512 pixels on a side are
-    /// skipped.
+    /// skipped. The icons of windows shown at start are written once the first window is on
+    /// screen; later changes are written at once.
     public var icon: [Image] = [] {
         didSet { writeIcon() }
     }
+    /// Whether `icon` waits to be written until the first window is on screen.
+    var iconIsPending = false
 
     /// The size of the window's inside in pixels; nil until known (from the init or the
     /// content).
