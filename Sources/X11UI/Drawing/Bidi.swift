@@ -64,8 +64,7 @@ enum Bidi {
                         withUnsafePointer(to: fribidi) { fribidi in
                             cx11_bidi_line(
                                 fribidi, input.baseAddress, Int32(input.count), base, joinsArabic ? 1 : 0,
-                                output.baseAddress,
-                                map.baseAddress, levels.baseAddress, &rtl)
+                                output.baseAddress, map.baseAddress, levels.baseAddress, &rtl)
                         }
                     }
                 }
