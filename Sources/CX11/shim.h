@@ -40,35 +40,141 @@
 struct timespec;
 extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const __sigset_t *sigmask);
 
-/* The Unicode bidirectional algorithm over one line of text: `visual` receives the line in
-   display order, brackets mirrored and, when `join_arabic` is set, Arabic joined into
+/* Opens `soname` (RTLD_NOW | RTLD_LOCAL) and looks up `count` functions by `names` into
+   `functions`; returns the library, or NULL, with the functions cleared and nothing left open,
+   when it or one of its functions is missing. */
+static inline void *cx11_library_open(const char *soname, void **functions[], const char *const names[],
+                                      unsigned count) {
+    for (unsigned i = 0; i < count; i++) *functions[i] = NULL;
+    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!library) return NULL;
+    for (unsigned i = 0; i < count; i++) {
+        *functions[i] = dlsym(library, names[i]);
+        if (!*functions[i]) {
+            for (unsigned j = 0; j < count; j++) *functions[j] = NULL;
+            dlclose(library);
+            return NULL;
+        }
+    }
+    return library;
+}
+
+#define CX11_COUNT(array) ((unsigned)(sizeof(array) / sizeof((array)[0])))
+
+/* libXrandr, loaded when the extensions are first asked for (after the first window shows),
+   never linked: the dynamic loader maps and relocates it at every start otherwise. The
+   functions have the prototypes of <X11/extensions/Xrandr.h>, whose types stay in use. */
+struct cx11_randr {
+    void *library;
+    Bool (*query_extension)(Display *, int *, int *);
+    Status (*query_version)(Display *, int *, int *);
+    void (*select_input)(Display *, Window, int);
+    XRRMonitorInfo *(*get_monitors)(Display *, Window, Bool, int *);
+    void (*free_monitors)(XRRMonitorInfo *);
+    int (*update_configuration)(XEvent *);
+};
+
+/* Opens libXrandr (`soname`: libXrandr.so.2) and finds its functions; returns 0 (and leaves
+   nothing open) when the library or one of them is missing. */
+static inline int cx11_randr_load(struct cx11_randr *randr, const char *soname) {
+    void **functions[] = {
+        (void **)&randr->query_extension, (void **)&randr->query_version, (void **)&randr->select_input,
+        (void **)&randr->get_monitors, (void **)&randr->free_monitors, (void **)&randr->update_configuration,
+    };
+    const char *const names[] = {
+        "XRRQueryExtension", "XRRQueryVersion", "XRRSelectInput", "XRRGetMonitors", "XRRFreeMonitors",
+        "XRRUpdateConfiguration",
+    };
+    randr->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
+    return randr->library != NULL;
+}
+
+/* libXfixes, loaded with libXrandr (for the compositor's selection-owner events), never linked;
+   prototypes of <X11/extensions/Xfixes.h>. */
+struct cx11_xfixes {
+    void *library;
+    Bool (*query_extension)(Display *, int *, int *);
+    Status (*query_version)(Display *, int *, int *);
+    void (*select_selection_input)(Display *, Window, Atom, unsigned long);
+};
+
+/* Opens libXfixes (`soname`: libXfixes.so.3); returns 0 (and leaves nothing open) when the
+   library or one of its functions is missing. */
+static inline int cx11_xfixes_load(struct cx11_xfixes *xfixes, const char *soname) {
+    void **functions[] = {
+        (void **)&xfixes->query_extension, (void **)&xfixes->query_version, (void **)&xfixes->select_selection_input,
+    };
+    const char *const names[] = {"XFixesQueryExtension", "XFixesQueryVersion", "XFixesSelectSelectionInput"};
+    xfixes->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
+    return xfixes->library != NULL;
+}
+
+/* FriBidi, loaded the first time a text holds a right-to-left character, never linked (text
+   without one never needs it); prototypes of <fribidi/fribidi.h>, whose types and macros stay
+   in use. */
+struct cx11_fribidi {
+    void *library;
+    FriBidiLevel (*log2vis)(const FriBidiChar *, const FriBidiStrIndex, FriBidiParType *, FriBidiChar *,
+                            FriBidiStrIndex *, FriBidiStrIndex *, FriBidiLevel *);
+    void (*get_bidi_types)(const FriBidiChar *, const FriBidiStrIndex, FriBidiCharType *);
+    void (*get_bracket_types)(const FriBidiChar *, const FriBidiStrIndex, const FriBidiCharType *,
+                              FriBidiBracketType *);
+    FriBidiLevel (*get_par_embedding_levels_ex)(const FriBidiCharType *, const FriBidiBracketType *,
+                                                const FriBidiStrIndex, FriBidiParType *, FriBidiLevel *);
+    void (*shape)(FriBidiFlags, const FriBidiLevel *, const FriBidiStrIndex, FriBidiArabicProp *, FriBidiChar *);
+    FriBidiLevel (*reorder_line)(FriBidiFlags, const FriBidiCharType *, const FriBidiStrIndex, const FriBidiStrIndex,
+                                 const FriBidiParType, FriBidiLevel *, FriBidiChar *, FriBidiStrIndex *);
+    FriBidiCharType (*get_bidi_type)(FriBidiChar);
+};
+
+/* Opens libfribidi (`soname`: libfribidi.so.0); returns 0 (and leaves nothing open) when the
+   library or one of its functions is missing. */
+static inline int cx11_fribidi_load(struct cx11_fribidi *fribidi, const char *soname) {
+    void **functions[] = {
+        (void **)&fribidi->log2vis, (void **)&fribidi->get_bidi_types, (void **)&fribidi->get_bracket_types,
+        (void **)&fribidi->get_par_embedding_levels_ex, (void **)&fribidi->shape, (void **)&fribidi->reorder_line,
+        (void **)&fribidi->get_bidi_type,
+    };
+    const char *const names[] = {
+        "fribidi_log2vis", "fribidi_get_bidi_types", "fribidi_get_bracket_types",
+        "fribidi_get_par_embedding_levels_ex", "fribidi_shape", "fribidi_reorder_line", "fribidi_get_bidi_type",
+    };
+    fribidi->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
+    return fribidi->library != NULL;
+}
+
+/* The Unicode bidirectional algorithm over one line of text (FriBidi, loaded): `visual` receives
+   the line in display order, brackets mirrored and, when `join_arabic` is set, Arabic joined into
    presentation forms (one for one, so positions still correspond; for text that HarfBuzz does
    not shape); `visual_to_logical` the logical position of each display position, and `levels`
    each logical position's embedding level (odd: right-to-left). Combining marks follow their
    base in `visual` (rule L3). `base` is the paragraph's direction: 1 right-to-left, 0
    left-to-right, -1 from the line's first strong character (FRIBIDI_PAR_ON, which Swift cannot
    import). *rtl is set to 1 when the direction used is right-to-left. Returns 0 when FriBidi
-   fails. */
-static inline int cx11_bidi_line(const uint32_t *logical, int length, int base, int join_arabic, uint32_t *visual,
-                                 int *visual_to_logical, signed char *levels, int *rtl) {
+   fails or is not loaded. */
+static inline int cx11_bidi_line(const struct cx11_fribidi *fribidi, const uint32_t *logical, int length, int base,
+                                 int join_arabic, uint32_t *visual, int *visual_to_logical, signed char *levels,
+                                 int *rtl) {
+    *rtl = 0;
+    if (!fribidi->library) return 0;
     FriBidiParType direction = base > 0 ? FRIBIDI_PAR_RTL : base == 0 ? FRIBIDI_PAR_LTR : FRIBIDI_PAR_ON;
     FriBidiLevel max_level = 0;
     if (join_arabic) {
-        max_level = fribidi_log2vis(logical, length, &direction, visual, NULL, visual_to_logical, levels);
+        max_level = fribidi->log2vis(logical, length, &direction, visual, NULL, visual_to_logical, levels);
     } else if (length > 0) {
         /* fribidi_log2vis without its Arabic joining and shaping. */
         FriBidiCharType *types = malloc((size_t)length * sizeof *types);
         FriBidiBracketType *brackets = malloc((size_t)length * sizeof *brackets);
         if (types && brackets) {
-            fribidi_get_bidi_types(logical, length, types);
-            fribidi_get_bracket_types(logical, length, types, brackets);
-            max_level = fribidi_get_par_embedding_levels_ex(types, brackets, length, &direction, levels);
+            fribidi->get_bidi_types(logical, length, types);
+            fribidi->get_bracket_types(logical, length, types, brackets);
+            max_level = fribidi->get_par_embedding_levels_ex(types, brackets, length, &direction, levels);
             if (max_level) {
                 memcpy(visual, logical, (size_t)length * sizeof *visual);
                 for (int i = 0; i < length; i++) visual_to_logical[i] = i;
-                fribidi_shape(FRIBIDI_FLAGS_DEFAULT, levels, length, NULL, visual);
-                if (!fribidi_reorder_line(FRIBIDI_FLAGS_DEFAULT, types, length, 0, direction, levels, visual,
-                                          visual_to_logical))
+                fribidi->shape(FRIBIDI_FLAGS_DEFAULT, levels, length, NULL, visual);
+                if (!fribidi->reorder_line(FRIBIDI_FLAGS_DEFAULT, types, length, 0, direction, levels, visual,
+                                           visual_to_logical))
                     max_level = 0;
             }
         }
@@ -80,9 +186,11 @@ static inline int cx11_bidi_line(const uint32_t *logical, int length, int base, 
 }
 
 /* A scalar's strong direction (UAX #9 types L, R and AL): 1 right-to-left, 0 left-to-right,
-   -1 neither (numbers, punctuation, spaces, marks, explicit formatting characters). */
-static inline int cx11_bidi_strong_direction(uint32_t scalar) {
-    FriBidiCharType type = fribidi_get_bidi_type(scalar);
+   -1 neither (numbers, punctuation, spaces, marks, explicit formatting characters), or when
+   FriBidi is not loaded. */
+static inline int cx11_bidi_strong_direction(const struct cx11_fribidi *fribidi, uint32_t scalar) {
+    if (!fribidi->library) return -1;
+    FriBidiCharType type = fribidi->get_bidi_type(scalar);
     if (!FRIBIDI_IS_LETTER(type)) return -1;
     return FRIBIDI_IS_RTL(type) ? 1 : 0;
 }

@@ -7,8 +7,15 @@ internal import CX11
 /// are left for HarfBuzz to join or, when it cannot be loaded, take their joined forms here
 /// (the presentation forms of the font).
 ///
-/// Lines without a right-to-left character, nearly all of them, are left alone after one scan.
+/// Lines without a right-to-left character, nearly all of them, are left alone after one scan,
+/// and FriBidi is opened only for the first text that holds one (it is never linked). Without
+/// FriBidi such text is shown in logical order, left to right.
 enum Bidi {
+    /// libfribidi, opened the first time a text holds a right-to-left character.
+    static let library = LoadedLibrary.open(
+        "libfribidi.so.0", empty: cx11_fribidi(), load: cx11_fribidi_load,
+        missing: "right-to-left text is shown in logical order")
+
     /// A line in display order.
     struct VisualLine: Equatable {
         /// The characters from left to right.
@@ -38,7 +45,9 @@ enum Bidi {
     static func visualLine(
         _ line: Substring, paragraphIsRightToLeft: Bool? = nil, joinsArabic: Bool = true
     ) -> VisualLine? {
-        guard paragraphIsRightToLeft == true || line.unicodeScalars.contains(where: isRightToLeft) else {
+        guard paragraphIsRightToLeft == true || line.unicodeScalars.contains(where: isRightToLeft),
+            let fribidi = library?.functions
+        else {
             return nil
         }
         let logical = line.unicodeScalars.map(\.value)
@@ -52,9 +61,11 @@ enum Bidi {
             visual.withUnsafeMutableBufferPointer { output in
                 visualToLogical.withUnsafeMutableBufferPointer { map in
                     levels.withUnsafeMutableBufferPointer { levels in
-                        cx11_bidi_line(
-                            input.baseAddress, Int32(input.count), base, joinsArabic ? 1 : 0, output.baseAddress,
-                            map.baseAddress, levels.baseAddress, &rtl)
+                        withUnsafePointer(to: fribidi) { fribidi in
+                            cx11_bidi_line(
+                                fribidi, input.baseAddress, Int32(input.count), base, joinsArabic ? 1 : 0,
+                                output.baseAddress, map.baseAddress, levels.baseAddress, &rtl)
+                        }
                     }
                 }
             }
@@ -73,8 +84,11 @@ enum Bidi {
     /// The direction of the paragraph that starts `text` (UAX #9 rules P2 and P3): that of its
     /// first strong character (a letter of a left-to-right or right-to-left script), skipping
     /// isolated runs (between U+2066–U+2068 and their U+2069); left-to-right when it has none.
-    /// Reads up to the paragraph's end, and at most `limit` scalars.
+    /// Reads up to the paragraph's end, and at most `limit` scalars. A paragraph with no
+    /// right-to-left character outside isolates is left-to-right without asking FriBidi, which
+    /// is then never loaded; without FriBidi every paragraph is.
     static func paragraphIsRightToLeft(_ text: Substring, limit: Int = 65_536) -> Bool {
+        guard mayStartRightToLeft(text, limit: limit), let fribidi = library?.functions else { return false }
         var isolates = 0
         for (count, scalar) in text.unicodeScalars.enumerated() {
             if count == limit || isParagraphSeparator(scalar) { break }
@@ -83,11 +97,29 @@ enum Bidi {
             case 0x2069: isolates = max(0, isolates - 1)
             default:
                 guard isolates == 0 else { continue }
-                switch cx11_bidi_strong_direction(scalar.value) {
+                switch withUnsafePointer(to: fribidi, { cx11_bidi_strong_direction($0, scalar.value) }) {
                 case 1: return true
                 case 0: return false
                 default: continue
                 }
+            }
+        }
+        return false
+    }
+
+    /// Whether the paragraph that starts `text` may be right-to-left: false when a Latin letter
+    /// (ASCII, left-to-right) comes before any right-to-left character outside isolates, or no
+    /// such character comes before the paragraph's end (every strong right-to-left character is
+    /// one `isRightToLeft` accepts).
+    private static func mayStartRightToLeft(_ text: Substring, limit: Int) -> Bool {
+        var isolates = 0
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == limit || isParagraphSeparator(scalar) { break }
+            switch scalar.value {
+            case 0x2066...0x2068: isolates += 1
+            case 0x2069: isolates = max(0, isolates - 1)
+            case 0x41...0x5A, 0x61...0x7A: if isolates == 0 { return false }
+            default: if isolates == 0, isRightToLeft(scalar) { return true }
             }
         }
         return false

@@ -148,10 +148,11 @@ struct Atoms {
 struct Extensions {
     /// Shape: exact tooltip outlines when no compositor runs.
     let hasShape: Bool
-    /// RandR ≥ 1.5 monitors; nil when absent.
+    /// RandR ≥ 1.5 monitors; nil when absent (or libXrandr is).
     let randrEventBase: Int32?
     let randrMonitors: Bool
-    /// XFixes selection-owner events (compositor start and stop); nil when absent.
+    /// XFixes selection-owner events (compositor start and stop); nil when absent (or
+    /// libXfixes is).
     let xfixesEventBase: Int32?
 
     /// None of them: for a connection that is gone.
@@ -168,20 +169,22 @@ struct Extensions {
         var event: Int32 = 0
         var error: Int32 = 0
         hasShape = XShapeQueryExtension(display, &event, &error) != 0
-        if XRRQueryExtension(display, &event, &error) != 0 {
+        // libXrandr and libXfixes are opened here, on first use (a missing one leaves its
+        // extension absent, with a warning).
+        if let randr = ExtensionLibraries.randr?.functions, randr.query_extension(display, &event, &error) != 0 {
             randrEventBase = event
             var major: Int32 = 0
             var minor: Int32 = 0
-            XRRQueryVersion(display, &major, &minor)
+            _ = randr.query_version(display, &major, &minor)
             randrMonitors = major > 1 || (major == 1 && minor >= 5)
         } else {
             randrEventBase = nil
             randrMonitors = false
         }
-        if XFixesQueryExtension(display, &event, &error) != 0 {
+        if let xfixes = ExtensionLibraries.xfixes?.functions, xfixes.query_extension(display, &event, &error) != 0 {
             var major: Int32 = 5
             var minor: Int32 = 0
-            XFixesQueryVersion(display, &major, &minor)
+            _ = xfixes.query_version(display, &major, &minor)
             xfixesEventBase = event
         } else {
             xfixesEventBase = nil

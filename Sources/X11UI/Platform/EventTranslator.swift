@@ -91,7 +91,8 @@ struct EventTranslator {
         if let base = extensions.randrEventBase,
             event.type == base + RRScreenChangeNotify || event.type == base + RRNotify
         {
-            XRRUpdateConfiguration(&event)
+            // A RandR event base means libXrandr is loaded (it was asked through it).
+            _ = ExtensionLibraries.randr?.functions.update_configuration(&event)
             return .screenChange
         }
         if let base = extensions.xfixesEventBase, event.type == base + XFixesSelectionNotify {

@@ -4,7 +4,9 @@ internal import CX11
 /// that showing a tooltip never has to ask the server.
 ///
 /// It starts watching (RandR and XFixes, three round trips with the extensions' own) once the
-/// first window shows, or when first asked, rather than before the first window maps.
+/// first window shows, or when first asked, rather than before the first window maps; their
+/// libraries (libXrandr, libXfixes) are opened then too. Without libXrandr the screen is the
+/// one monitor.
 @MainActor
 final class ScreenInfo {
     private let connection: DisplayConnection
@@ -36,13 +38,13 @@ final class ScreenInfo {
         guard !isWatching, connection.isUsable else { return }
         isWatching = true
         let display = connection.display
-        if connection.extensions.randrEventBase != nil {
-            XRRSelectInput(
+        if connection.extensions.randrEventBase != nil, let randr = ExtensionLibraries.randr?.functions {
+            randr.select_input(
                 display, connection.root,
                 Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
         }
-        if connection.extensions.xfixesEventBase != nil {
-            XFixesSelectSelectionInput(
+        if connection.extensions.xfixesEventBase != nil, let xfixes = ExtensionLibraries.xfixes?.functions {
+            xfixes.select_selection_input(
                 display, connection.root, connection.atoms.compositorSelection,
                 UInt(
                     XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
@@ -63,21 +65,21 @@ final class ScreenInfo {
         didSet { cachedMonitors = nil }
     }
 
-    /// The monitors (RandR 1.5), or the whole screen when RandR reports none.
+    /// The monitors (RandR 1.5), or the whole screen when RandR (or libXrandr) reports none.
     var monitors: [Rect] {
         if let override, !override.isEmpty { return override }
         startWatching()
         if let cachedMonitors { return cachedMonitors }
         var result: [Rect] = []
-        if connection.extensions.randrMonitors, connection.isUsable {
+        if connection.extensions.randrMonitors, connection.isUsable, let randr = ExtensionLibraries.randr?.functions {
             var count: Int32 = 0
-            if let list = XRRGetMonitors(connection.display, connection.root, 1, &count) {
+            if let list = randr.get_monitors(connection.display, connection.root, 1, &count) {
                 for i in 0..<Int(count) {
                     let m = list[i]
                     let rect = Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width), height: Double(m.height))
                     if !rect.isEmpty { result.append(rect) }
                 }
-                XRRFreeMonitors(list)
+                randr.free_monitors(list)
             }
         }
         if result.isEmpty { result = [screenRect] }

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import X11TestSupport
+
+/// libXrandr, libXfixes and FriBidi are not linked: FriBidi is mapped by the first text with a
+/// right-to-left character, and only then (the sample scene, Latin and Korean, never maps it,
+/// even with a tooltip shown; the placements scene's Hebrew and Arabic labels map it), and the
+/// extension libraries by the work that waits until the first window shows.
+@Suite(.serialized)
+struct LazyLibraryLoadingTests {
+    /// A program's memory map (its libraries).
+    func loadedLibraries(_ session: ProgramSession) throws -> String {
+        // /proc files report no size: read them to the end rather than by their length.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(session.program.process.pid)/maps"))
+        defer { try? file.close() }
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(maps.contains("libX11"), "the map was read")
+        return maps
+    }
+
+    @Test func latinTextAndItsTooltipNeverLoadFriBidi() throws {
+        let session = try ProgramSession(arguments: ["--scene", "sample"], readyView: "text-view")
+        let view = try session.frame("default-view")
+        session.probe.movePointer(to: view.midX, view.midY)
+        #expect(session.waitForToolTip(named: "The default tooltip for the view.") != nil)
+        #expect(!(try loadedLibraries(session).contains("libfribidi")))
+    }
+
+    @Test func rightToLeftTextOnScreenLoadsFriBidi() throws {
+        let session = try ProgramSession(arguments: ["--scene", "placements"], readyView: "rtl-label")
+        #expect(try loadedLibraries(session).contains("libfribidi"), "the right-to-left labels are reordered")
+    }
+
+    /// Once the first window shows, the extensions are asked for through the libraries, opened
+    /// then (the monitors come from RandR: see the monitor tests).
+    @Test func theExtensionLibrariesAreOpenedAfterTheFirstWindowShows() throws {
+        let session = try ProgramSession(arguments: ["--scene", "sample"], readyView: "text-view")
+        let view = try session.frame("default-view")
+        session.probe.movePointer(to: view.midX, view.midY)
+        #expect(session.waitForToolTip() != nil)
+        let maps = try loadedLibraries(session)
+        #expect(maps.contains("libXrandr.so.2") && maps.contains("libXfixes.so.3"))
+    }
+}
