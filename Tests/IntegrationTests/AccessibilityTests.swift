@@ -149,7 +149,8 @@ struct AccessibilityTests {
 
     @Test func tabMovesFocusAndEachMoveIsAnEvent() throws {
         let report = try Self.run().report
-        #expect(report["focus"] as? [String] == ["Buy, Only $9.99", "Add to Cart", ""])
+        // Space on the cart (while its tooltip showed) enabled Check Out.
+        #expect(report["focus"] as? [String] == ["Buy, Only $9.99", "Add to Cart", "Check Out", ""])
         let events = report["events"] as? [[String: Any]] ?? []
         let focused = events.filter { $0["type"] as? String == "object:state-changed:focused" }
         #expect(focused.contains { $0["source"] as? String == "Add to Cart" && $0["detail1"] as? Int == 1 })
@@ -197,11 +198,11 @@ struct AccessibilityTests {
         let report = try Self.run().report
         #expect(
             report["cartDescriptions"] as? [String] == [
-                "Add this item to your cart. Your cart is empty.",
-                "Add this item to your cart. Your cart contains 1 item.",
+                "Add this item to your cart. Your cart contains 1 item.",  // Space while it had focus
                 "Add this item to your cart. Your cart contains 2 items.",
+                "Add this item to your cart. Your cart contains 3 items.",
             ])
-        #expect(report["cartDescriptionRead"] as? String == "Add this item to your cart. Your cart contains 2 items.")
+        #expect(report["cartDescriptionRead"] as? String == "Add this item to your cart. Your cart contains 3 items.")
     }
 
     @Test func theTextViewOffersItsTextAndSelection() throws {
@@ -378,6 +379,54 @@ struct AccessibilityTests {
         #expect(first.count == 4 && first[2] > 0 && first[3] > 0, "\(first)")
         #expect(frame.contains(first[0], first[1]), "\(first) in \(frame)")
         #expect((run.nodes["label"]?["interfaces"] as? [String] ?? []).contains("Text"))
+    }
+
+    /// The shown tooltip offers its text through the Text interface as a label does: its words
+    /// and sentences, character extents inside the popup (on the screen and in the popup's own
+    /// coordinates) and its attributes; a change in place is told as text and name changes.
+    @Test func aShownTooltipOffersItsTextAsALabelDoes() throws {
+        let run = try Self.run()
+        let count = Self.buyText.unicodeScalars.count
+        let node = run.report["toolTip"] as? [String: Any]
+        #expect((node?["interfaces"] as? [String] ?? []).contains("Text"))
+        let tip = try #require(run.report["toolTipText"] as? [String: Any], "the tool tip's text while it shows")
+        #expect(tip["text"] as? String == Self.buyText)
+        #expect(tip["characterCount"] as? Int == count)
+        #expect(tip["caret"] as? Int == 0)
+        #expect(tip["wordAt7"] as? [AnyHashable] == ["to ", 6, 9])
+        let sentence = tip["sentenceAt7"] as? [AnyHashable] ?? []
+        #expect((sentence.first as? String)?.hasPrefix("Click to buy this item.") == true, "\(sentence)")
+        #expect(sentence.count == 3 && sentence[1] == AnyHashable(0))
+        #expect(tip["lineAt0"] as? [AnyHashable] == [Self.buyText, 0, count])
+        let extents = try #require(tip["extents"] as? [Int])
+        let popup = Frame(x: extents[0], y: extents[1], width: extents[2], height: extents[3])
+        let first = try #require(tip["firstCharacter"] as? [Int])
+        #expect(first.count == 4 && first[2] > 0 && first[3] > 0, "\(first)")
+        #expect(popup.contains(first[0], first[1]), "\(first) in \(popup)")
+        #expect(
+            tip["firstCharacterInWindow"] as? [Int] == [first[0] - popup.x, first[1] - popup.y, first[2], first[3]])
+        let range = try #require(tip["range"] as? [Int])
+        #expect(popup.contains(range[0], range[1]) && popup.contains(range[0] + range[2] - 1, range[1] + range[3] - 1))
+        #expect(range[3] > first[3], "the text wraps onto more than one line: \(range)")
+        #expect(tip["run"] as? [Int] == [0, count])
+        let attributes = tip["attributes"] as? [String: String] ?? [:]
+        #expect(attributes["family-name"] == "DejaVu Sans")
+        #expect(attributes["fg-color"] != nil && attributes["fg-color"] != attributes["bg-color"], "\(attributes)")
+        #expect(tip["default"] as? [String: String] == attributes)
+
+        let changed = try #require(run.report["cartToolTipText"] as? [String: Any], "the cart's tooltip after Space")
+        let before = "Add this item to your cart. Your cart is empty."
+        let after = "Add this item to your cart. Your cart contains 1 item."
+        #expect(changed["text"] as? String == after)
+        #expect(changed["characterCount"] as? Int == after.unicodeScalars.count)
+        let events = run.report["cartToolTipChange"] as? [[String: Any]] ?? []
+        let types = events.compactMap { $0["type"] as? String }
+        #expect(
+            types.filter { $0.hasPrefix("object:text-changed") }
+                == ["object:text-changed:delete", "object:text-changed:insert"], "\(events)")
+        #expect(events.first { $0["type"] as? String == "object:text-changed:delete" }?["data"] as? String == before)
+        #expect(events.first { $0["type"] as? String == "object:text-changed:insert" }?["data"] as? String == after)
+        #expect(types.contains("object:property-change:accessible-name"), "\(events)")
     }
 
     static let rootPath = "/org/a11y/atspi/accessible/root"

@@ -268,7 +268,8 @@ final class AccessibilityBridge {
                     .application(application), "Object", "ChildrenChanged", detail: "add", node.indexInParent,
                     data: reference(node))
                 emit(node, "Object", "StateChanged", detail: "showing", 1)
-            } else if previous?.text != text {
+            } else if let old = previous?.text, old != text {
+                textDidChange(node, from: old, to: text)
                 emit(node, "Object", "PropertyChange", detail: "accessible-name", data: .string(text))
             }
         } else if previous != nil {
@@ -330,6 +331,14 @@ final class AccessibilityBridge {
         emit(
             .view(view), "Object", "PropertyChange", detail: "accessible-name",
             data: .string(view.resolvedAccessibilityLabel ?? ""))
+    }
+
+    /// The whole text of `node` was replaced: AT-SPI2's `text-changed:delete` of the old text,
+    /// then `text-changed:insert` of the new (offsets and lengths in characters).
+    func textDidChange(_ node: AccessibleNode, from old: String, to new: String) {
+        let (removed, inserted) = (old.unicodeScalars.count, new.unicodeScalars.count)
+        if removed > 0 { emit(node, "Object", "TextChanged", detail: "delete", 0, removed, data: .string(old)) }
+        if inserted > 0 { emit(node, "Object", "TextChanged", detail: "insert", 0, inserted, data: .string(new)) }
     }
 
     func textSelectionDidChange(in view: TextView) {
