@@ -139,6 +139,9 @@ try:
         print("STEP %d %s=%s %s" % (number, key, text, "ok" if found else "timeout"), flush=True)
     if steps:
         time.sleep(0.5)  # what Orca says after the last step in the same breath
+    if os.environ.get("ORCA_PROBE_LOG"):  # Orca's whole debug output, for a person to read
+        with open(os.environ["ORCA_PROBE_LOG"], "w") as copy:
+            copy.write(log())
     for index, utterance in enumerate(utterances()):
         if index in marks:
             print("MARK %d" % marks[index], flush=True)

@@ -114,7 +114,9 @@ struct AccessibilityTests {
             ("cart-button", "push button", "Add to Cart", "Add this item to your cart. Your cart is empty."),
             ("region-view", "panel", nil, ""),  // tooltips for parts of it only: no description
             ("text-view", "text", nil, ""),
-            ("icon-home", "image", nil, "Home"),
+            ("icon-home", "push button", nil, "Home"),  // its click tooltip makes it a toggletip's button
+            ("icon-mic", "image", nil, ""),
+            ("korean-label", "push button", "툴팁 도움말", "툴팁 도움말: 여기를 누르세요"),
         ]
         for item in expected {
             let node = try #require(nodes[item.id], "\(item.id) is in the tree")
@@ -432,9 +434,9 @@ struct AccessibilityTests {
     static let rootPath = "/org/a11y/atspi/accessible/root"
     static let cachePath = "/org/a11y/atspi/cache"
 
-    /// Debian's Orca, on its own display and session bus, speaks the Buy button focused with Tab:
-    /// its name and role, then its tooltip as the description.
-    @Test func orcaSpeaksTheFocusedBuyButtonAndItsRole() throws {
+    /// Runs `scripts/orca-probe.py` on the demo (Debian's Orca on its own display and session
+    /// bus, `--walk` steps when given) and returns its lines; nil when it did not finish.
+    static func orca(walk steps: [String] = []) throws -> [String]? {
         let server = try XvfbServer()
         defer { server.stop() }
         let output = NSTemporaryDirectory() + "x11ui-orca-\(UUID().uuidString).txt"
@@ -446,16 +448,25 @@ struct AccessibilityTests {
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["AT_SPI_BUS_ADDRESS"] = nil
         environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
+        let walk = steps.isEmpty ? [] : ["--walk"] + steps + ["--"]
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
-            ["--", "/usr/bin/python3", script, ProgramProcess.executablePath("tooltip-demo")],
+            ["--", "/usr/bin/python3", script] + walk + [ProgramProcess.executablePath("tooltip-demo")],
             environment: environment, stdout: .file(output), stderr: .null)
-        guard probe.wait(timeout: 180) != nil else {
+        guard probe.wait(timeout: 240) != nil else {
             probe.stop(abruptly: true)
+            return nil
+        }
+        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Debian's Orca, on its own display and session bus, speaks the Buy button focused with Tab:
+    /// its name and role, then its tooltip as the description.
+    @Test func orcaSpeaksTheFocusedBuyButtonAndItsRole() throws {
+        guard let lines = try Self.orca() else {
             Issue.record("the Orca probe did not finish")
             return
         }
-        let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
         let spoken = lines.filter { $0.hasPrefix("SPOKEN ") }.map { String($0.dropFirst(7)) }
         #expect(!lines.contains { $0.hasPrefix("ERROR") }, "\(lines.filter { $0.hasPrefix("ERROR") })")
         #expect(spoken.contains("Buy, Only $9.99 push button."), "Orca said: \(spoken)")
@@ -463,6 +474,48 @@ struct AccessibilityTests {
             spoken.contains {
                 $0.hasPrefix("Click to buy this item. You'll have a chance to change your mind")
             }, "and read the tooltip as the description: \(spoken)")
+    }
+
+    /// A keyboard walk under Orca (tooltips presented, as a user who wants them read sets it):
+    /// each control Tab and Shift-Tab reach is spoken with its role, name and tooltip; the
+    /// focus tooltip that follows is spoken as a tool tip, Escape hides it; an icon with a click
+    /// tooltip is a push button whose tooltip Space shows and Orca speaks. Each step waits for
+    /// its words (or the demo's report of the hide) before the next key.
+    @Test func orcaWalksTheDemoByKeyboard() throws {
+        let steps: [(step: String, spoken: String?)] = [
+            ("Tab=Buy, Only $9.99 push button.", "Buy, Only $9.99 push button."),
+            ("=Click to buy this item.", Self.buyText),
+            ("=tool tip Click", "tool tip " + Self.buyText),
+            ("Escape=!hidden", nil),
+            ("Tab=Add to Cart push button.", "Add to Cart push button."),
+            ("=Your cart is empty.", "Add this item to your cart. Your cart is empty."),
+            ("shift+Tab=Buy, Only $9.99 push button.", "Buy, Only $9.99 push button."),
+            ("Tab=Add to Cart push button.", "Add to Cart push button."),
+            ("Tab=read only text.", "read only text."),
+            ("=Select some of this text", nil),
+            ("Tab=Home push button.", "Home push button."),
+            ("space=tool tip Home", "tool tip Home."),
+            ("Escape=!hidden", nil),
+            ("Tab=Camera push button.", "Camera push button."),
+        ]
+        guard let lines = try Self.orca(walk: steps.map(\.step)) else {
+            Issue.record("the Orca probe did not finish")
+            return
+        }
+        #expect(!lines.contains { $0.hasPrefix("ERROR") }, "\(lines.filter { $0.hasPrefix("ERROR") })")
+        let results = lines.filter { $0.hasPrefix("STEP ") }
+        #expect(results.count == steps.count && results.allSatisfy { $0.hasSuffix(" ok") }, "\(lines)")
+        // The utterance each step waited for, exactly.
+        var matched: [Int: String] = [:]
+        for (index, line) in lines.enumerated() where line.hasPrefix("MARK ") {
+            if let step = Int(line.dropFirst(5)), index + 1 < lines.count, lines[index + 1].hasPrefix("SPOKEN ") {
+                matched[step] = String(lines[index + 1].dropFirst(7))
+            }
+        }
+        for (number, step) in steps.enumerated() {
+            guard let spoken = step.spoken else { continue }
+            #expect(matched[number] == spoken, "step \(number) \(step.step): \(lines)")
+        }
     }
 
     /// An Xlib program that embeds X11UI (its own loop, `Application(display:)`): the
