@@ -23,6 +23,7 @@ end that one: not done here)."""
 
 import os
 import pty
+import re
 import subprocess
 import sys
 import tempfile
@@ -88,14 +89,11 @@ def wait(condition, timeout):
 
 
 def utterances():
-    result = []
-    for line in log().splitlines():
-        start = line.find("SPEECH OUTPUT: '")
-        if start >= 0:  # the utterance, then the voice as a dictionary: 'text'{'established': …}
-            text = line[start + len("SPEECH OUTPUT: '"):]
-            end = text.rfind("'{") if "'{" in text else text.rfind("'")
-            result.append(text[:end])
-    return result
+    # The utterance, then the voice as a dictionary: 'text'{'established': …}, or ' voice=…{…}
+    # for a message; a text of several lines spans lines of the log.
+    # Printed on one line: a line break as "\\n", without the debug output's indentation.
+    return [re.sub(r"\n *", "\\\\n", match.group(1))
+            for match in re.finditer(r"SPEECH OUTPUT: '(.*?)'(?: voice=\w+)?\{", log(), re.S)]
 
 
 def hidden_count():
