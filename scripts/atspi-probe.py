@@ -295,6 +295,16 @@ try:
     # The tooltip's RemoveAccessible follows its hiding.
     pump(lambda: any(c["member"] == "RemoveAccessible" for c in cache_signals), 3)
     report["toolTipAfterFocusMoved"] = [c.name for c in app if c is not None and c.getRoleName() == "tool tip"]
+    # Hidden, the tool tip object keeps the text it showed last (its name and its Text).
+    def tool_tip_call(interface, member, arguments):
+        return a11y.call_sync(bus, "/org/a11y/atspi/accessible/tooltip", interface, member, arguments, None,
+                              Gio.DBusCallFlags.NONE, 5000, None).unpack()
+    report["hiddenToolTip"] = {
+        "name": tool_tip_call("org.freedesktop.DBus.Properties", "Get",
+                              GLib.Variant("(ss)", ("org.a11y.atspi.Accessible", "Name")))[0],
+        "text": tool_tip_call("org.a11y.atspi.Text", "GetText", GLib.Variant("(ii)", (0, -1)))[0],
+        "states": list(tool_tip_call("org.a11y.atspi.Accessible", "GetState", None)[0]),
+    }
 
     # The cart's description follows its count, as a live update.
     cart = find(app, "cart-button")

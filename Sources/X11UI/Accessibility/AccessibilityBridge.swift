@@ -29,6 +29,10 @@ final class AccessibilityBridge {
     private(set) weak var keyboardWindow: Window?
     /// The tooltip's text and source last told to clients.
     private var toolTipState: (text: String, source: WeakObject)?
+    /// The text of the tooltip shown last, shown or not: the tool tip object keeps it once
+    /// hidden, as GTK's tooltip window keeps its label's, so that a screen reader that reads
+    /// the object late (its showing event queued behind others) hears what showed, not nothing.
+    private(set) var lastToolTipText: String?
 
     /// Starts looking for the accessibility bus on the first turn of the run loop (the first
     /// window paints first), unless `NO_AT_BRIDGE=1` says not to (GTK's switch).
@@ -262,6 +266,7 @@ final class AccessibilityBridge {
         let previous = toolTipState
         if let text {
             toolTipState = (text, WeakObject(source))
+            lastToolTipText = text
             if previous == nil {
                 cacheAdd(node)
                 emit(

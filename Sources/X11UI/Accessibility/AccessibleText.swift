@@ -1,7 +1,7 @@
 /// A view whose text AT-SPI2's Text interface offers: a text view (selectable, with a caret at
 /// the selection's end), or read-only text that labels draw, never selected: a label, or the
-/// shown tooltip (its content's labels, their texts joined by spaces as the tooltip's name is,
-/// for a text tooltip the one label that draws it).
+/// tooltip (its content's labels, their texts joined by spaces as the tooltip's name is, for a
+/// text tooltip the one label that draws it; once hidden, those of the tooltip shown last).
 @MainActor
 enum AccessibleText {
     case textView(TextView)
@@ -13,9 +13,10 @@ enum AccessibleText {
         case .view(let view as TextView): self = .textView(view)
         case .view(let label as Label): self = .labels(label, [label])
         case .toolTip(let application):
-            guard application.toolTips.isShowing, let content = application.toolTips.presenter.shownContent else {
-                return nil
-            }
+            // A tooltip has shown (so its window exists) and its content is still in it.
+            guard application.accessibility?.lastToolTipText != nil,
+                let content = application.toolTips.presenter.content
+            else { return nil }
             self = .labels(content, ToolTipWindow.textLabels(in: content))
         default: return nil
         }

@@ -318,7 +318,7 @@ final class ToolTipWindow {
         return labels
     }
 
-    /// The shown content (the text's label, an item row, the caller's view), whose labels
-    /// assistive technologies read through the tool tip object.
-    var shownContent: View? { isShown ? bubble.content : nil }
+    /// The content presented last (the text's label, an item row, the caller's view), kept
+    /// once hidden: assistive technologies read its labels through the tool tip object.
+    var content: View? { bubble.content }
 }
