@@ -347,6 +347,22 @@ try:
                                "nSelections": t.getNSelections(),
                                "firstCharacter": list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS)),
                                "attributes": dict(a.split(":", 1) for a in attributes), "run": [start, end]}
+    # A rich tooltip of two items ("6" and "31"): its Text is their titles joined by a space,
+    # each character where its label draws it.
+    items = find(app, "items-button")
+    if items is not None:
+        items.queryAction().doAction(1)  # toggle tooltip
+        tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"
+                                 and c.name == "6 31"), None), 5)
+        if tip is not None:
+            t = tip.queryText()
+            six = list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS))
+            three = list(t.getCharacterExtents(2, pyatspi.DESKTOP_COORDS))
+            report["itemsToolTipText"] = dict(
+                text_of(tip), six=six, three=three,
+                offsetAtThree=t.getOffsetAtPoint(three[0] + 1, three[1] + three[3] // 2,
+                                                 pyatspi.DESKTOP_COORDS))
+        items.queryAction().doAction(1)
 except SystemExit:
     pass
 except Exception as error:

@@ -440,6 +440,24 @@ struct AccessibilityTests {
         #expect((hidden["states"] as? [Int])?.first.map { UInt32($0) & showing == 0 } == true, "\(hidden)")
     }
 
+    /// A rich tooltip's Text is its labels' texts joined by spaces (its name), each character
+    /// where its own label draws it: the item tooltip's "6" and "31" side by side.
+    @Test func aRichTooltipsTextIsItsLabelsInOrder() throws {
+        let run = try Self.run()
+        let tip = try #require(run.report["itemsToolTipText"] as? [String: Any], "the item tooltip's text")
+        #expect(tip["text"] as? String == "6 31")
+        #expect(tip["characterCount"] as? Int == 4)
+        #expect(tip["wordAt7"] as? [AnyHashable] == ["31", 2, 4])  // past the end: the last word
+        let extents = try #require(tip["extents"] as? [Int])
+        let popup = Frame(x: extents[0], y: extents[1], width: extents[2], height: extents[3])
+        let six = try #require(tip["six"] as? [Int])
+        let three = try #require(tip["three"] as? [Int])
+        #expect(six[2] > 0 && three[2] > 0, "\(six) \(three)")
+        #expect(popup.contains(six[0], six[1]) && popup.contains(three[0], three[1]), "\(six) \(three) in \(popup)")
+        #expect(three[0] >= six[0] + six[2] + 8, "the second item is beside the first, past its icon: \(six) \(three)")
+        #expect(tip["offsetAtThree"] as? Int == 2)
+    }
+
     static let rootPath = "/org/a11y/atspi/accessible/root"
     static let cachePath = "/org/a11y/atspi/cache"
 
