@@ -15,7 +15,7 @@ listeners, launches PROGRAM, waits for it on the desktop, dumps its tree and its
 xdotool and records the focus events, the tool tip object that follows and the cache's
 AddAccessible / RemoveAccessible signals, then clicks the cart button through the Action
 interface and records its description changes, and reads the text and text attributes of the
-text view and of a label. The integration tests (AccessibilityTests) judge the report."""
+text view, of a label and of the shown tool tip (the cart's as Space changes it in place). The integration tests (AccessibilityTests) judge the report."""
 
 import json
 import os
@@ -51,7 +51,8 @@ if cache_listeners:
 else:
     for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
                  "object:property-change:accessible-description", "object:children-changed",
-                 "window:activate", "object:text-selection-changed"]:
+                 "window:activate", "object:text-selection-changed", "object:text-changed",
+                 "object:property-change:accessible-name"]:
         pyatspi.Registry.registerEventListener(on_event, name)
 
 context = GLib.MainContext.default()
@@ -168,6 +169,23 @@ def node(accessible, depth=0):
     return entry
 
 
+def text_of(accessible):
+    """What the Text interface says of an object: its text, a word, a sentence, extents and
+    attributes, as Orca's flat review and "where am I" read them."""
+    t = accessible.queryText()
+    attributes, start, end = t.getAttributeRun(0, True)
+    return {"text": t.getText(0, -1), "characterCount": t.characterCount, "caret": t.caretOffset,
+            "wordAt7": list(t.getTextAtOffset(7, pyatspi.TEXT_BOUNDARY_WORD_START)),
+            "sentenceAt7": list(t.getStringAtOffset(7, pyatspi.TEXT_GRANULARITY_SENTENCE)),
+            "lineAt0": list(t.getStringAtOffset(0, pyatspi.TEXT_GRANULARITY_LINE)),
+            "firstCharacter": list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS)),
+            "firstCharacterInWindow": list(t.getCharacterExtents(0, pyatspi.WINDOW_COORDS)),
+            "range": list(t.getRangeExtents(0, t.characterCount, pyatspi.DESKTOP_COORDS)),
+            "extents": list(accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)),
+            "attributes": dict(a.split(":", 1) for a in attributes), "run": [start, end],
+            "default": dict(a.split(":", 1) for a in t.getDefaultAttributes().split(";") if a)}
+
+
 def find(accessible, identifier):
     if accessible.accessibleId == identifier:
         return accessible
@@ -246,7 +264,7 @@ try:
     # Keyboard focus: keys go to the window under the pointer on a bare server.
     subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
     focus = []
-    for _ in range(3):
+    for _ in range(4):  # Buy, the cart, Check Out (enabled by Space on the cart), the text view
         before = len([e for e in events if e["type"].startswith("focus")])
         subprocess.run(["xdotool", "key", "Tab"], check=True)
         pump(lambda: len([e for e in events if e["type"].startswith("focus")]) > before, 5)
@@ -257,12 +275,36 @@ try:
             tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"), None), 5)
             if tip is not None:
                 report["toolTip"] = node(tip)
+                report["toolTipText"] = text_of(tip)
                 buy = find(app, "buy-button")
                 report["buyWhileShown"] = node(buy, 99)
+        if len(focus) == 2:
+            # The cart's focus tooltip; Space adds an item and the shown tooltip says so in place.
+            def cart_tip():
+                return next((c for c in app if c is not None and c.getRoleName() == "tool tip"
+                             and "cart" in c.name), None)
+            tip = pump(cart_tip, 5)
+            if tip is not None:
+                before = len(events)
+                subprocess.run(["xdotool", "key", "space"], check=True)
+                pump(lambda: any(e["type"] == "object:text-changed:insert" for e in events[before:]), 5)
+                report["cartToolTipChange"] = [e for e in events[before:] if e.get("role") == "tool tip"]
+                tip = cart_tip()
+                report["cartToolTipText"] = text_of(tip) if tip is not None else None
     report["focus"] = focus
     # The tooltip's RemoveAccessible follows its hiding.
     pump(lambda: any(c["member"] == "RemoveAccessible" for c in cache_signals), 3)
     report["toolTipAfterFocusMoved"] = [c.name for c in app if c is not None and c.getRoleName() == "tool tip"]
+    # Hidden, the tool tip object keeps the text it showed last (its name and its Text).
+    def tool_tip_call(interface, member, arguments):
+        return a11y.call_sync(bus, "/org/a11y/atspi/accessible/tooltip", interface, member, arguments, None,
+                              Gio.DBusCallFlags.NONE, 5000, None).unpack()
+    report["hiddenToolTip"] = {
+        "name": tool_tip_call("org.freedesktop.DBus.Properties", "Get",
+                              GLib.Variant("(ss)", ("org.a11y.atspi.Accessible", "Name")))[0],
+        "text": tool_tip_call("org.a11y.atspi.Text", "GetText", GLib.Variant("(ii)", (0, -1)))[0],
+        "states": list(tool_tip_call("org.a11y.atspi.Accessible", "GetState", None)[0]),
+    }
 
     # The cart's description follows its count, as a live update.
     cart = find(app, "cart-button")
@@ -305,6 +347,22 @@ try:
                                "nSelections": t.getNSelections(),
                                "firstCharacter": list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS)),
                                "attributes": dict(a.split(":", 1) for a in attributes), "run": [start, end]}
+    # A rich tooltip of two items ("6" and "31"): its Text is their titles joined by a space,
+    # each character where its label draws it.
+    items = find(app, "items-button")
+    if items is not None:
+        items.queryAction().doAction(1)  # toggle tooltip
+        tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"
+                                 and c.name == "6 31"), None), 5)
+        if tip is not None:
+            t = tip.queryText()
+            six = list(t.getCharacterExtents(0, pyatspi.DESKTOP_COORDS))
+            three = list(t.getCharacterExtents(2, pyatspi.DESKTOP_COORDS))
+            report["itemsToolTipText"] = dict(
+                text_of(tip), six=six, three=three,
+                offsetAtThree=t.getOffsetAtPoint(three[0] + 1, three[1] + three[3] // 2,
+                                                 pyatspi.DESKTOP_COORDS))
+        items.queryAction().doAction(1)
 except SystemExit:
     pass
 except Exception as error:

@@ -114,7 +114,9 @@ struct AccessibilityTests {
             ("cart-button", "push button", "Add to Cart", "Add this item to your cart. Your cart is empty."),
             ("region-view", "panel", nil, ""),  // tooltips for parts of it only: no description
             ("text-view", "text", nil, ""),
-            ("icon-home", "image", nil, "Home"),
+            ("icon-home", "push button", nil, "Home"),  // its click tooltip makes it a toggletip's button
+            ("icon-mic", "image", nil, ""),
+            ("korean-label", "push button", "툴팁 도움말", "툴팁 도움말: 여기를 누르세요"),
         ]
         for item in expected {
             let node = try #require(nodes[item.id], "\(item.id) is in the tree")
@@ -149,7 +151,8 @@ struct AccessibilityTests {
 
     @Test func tabMovesFocusAndEachMoveIsAnEvent() throws {
         let report = try Self.run().report
-        #expect(report["focus"] as? [String] == ["Buy, Only $9.99", "Add to Cart", ""])
+        // Space on the cart (while its tooltip showed) enabled Check Out.
+        #expect(report["focus"] as? [String] == ["Buy, Only $9.99", "Add to Cart", "Check Out", ""])
         let events = report["events"] as? [[String: Any]] ?? []
         let focused = events.filter { $0["type"] as? String == "object:state-changed:focused" }
         #expect(focused.contains { $0["source"] as? String == "Add to Cart" && $0["detail1"] as? Int == 1 })
@@ -197,11 +200,11 @@ struct AccessibilityTests {
         let report = try Self.run().report
         #expect(
             report["cartDescriptions"] as? [String] == [
-                "Add this item to your cart. Your cart is empty.",
-                "Add this item to your cart. Your cart contains 1 item.",
+                "Add this item to your cart. Your cart contains 1 item.",  // Space while it had focus
                 "Add this item to your cart. Your cart contains 2 items.",
+                "Add this item to your cart. Your cart contains 3 items.",
             ])
-        #expect(report["cartDescriptionRead"] as? String == "Add this item to your cart. Your cart contains 2 items.")
+        #expect(report["cartDescriptionRead"] as? String == "Add this item to your cart. Your cart contains 3 items.")
     }
 
     @Test func theTextViewOffersItsTextAndSelection() throws {
@@ -380,12 +383,87 @@ struct AccessibilityTests {
         #expect((run.nodes["label"]?["interfaces"] as? [String] ?? []).contains("Text"))
     }
 
+    /// The shown tooltip offers its text through the Text interface as a label does: its words
+    /// and sentences, character extents inside the popup (on the screen and in the popup's own
+    /// coordinates) and its attributes; a change in place is told as text and name changes.
+    @Test func aShownTooltipOffersItsTextAsALabelDoes() throws {
+        let run = try Self.run()
+        let count = Self.buyText.unicodeScalars.count
+        let node = run.report["toolTip"] as? [String: Any]
+        #expect((node?["interfaces"] as? [String] ?? []).contains("Text"))
+        let tip = try #require(run.report["toolTipText"] as? [String: Any], "the tool tip's text while it shows")
+        #expect(tip["text"] as? String == Self.buyText)
+        #expect(tip["characterCount"] as? Int == count)
+        #expect(tip["caret"] as? Int == 0)
+        #expect(tip["wordAt7"] as? [AnyHashable] == ["to ", 6, 9])
+        let sentence = tip["sentenceAt7"] as? [AnyHashable] ?? []
+        #expect((sentence.first as? String)?.hasPrefix("Click to buy this item.") == true, "\(sentence)")
+        #expect(sentence.count == 3 && sentence[1] == AnyHashable(0))
+        #expect(tip["lineAt0"] as? [AnyHashable] == [Self.buyText, 0, count])
+        let extents = try #require(tip["extents"] as? [Int])
+        let popup = Frame(x: extents[0], y: extents[1], width: extents[2], height: extents[3])
+        let first = try #require(tip["firstCharacter"] as? [Int])
+        #expect(first.count == 4 && first[2] > 0 && first[3] > 0, "\(first)")
+        #expect(popup.contains(first[0], first[1]), "\(first) in \(popup)")
+        #expect(
+            tip["firstCharacterInWindow"] as? [Int] == [first[0] - popup.x, first[1] - popup.y, first[2], first[3]])
+        let range = try #require(tip["range"] as? [Int])
+        #expect(popup.contains(range[0], range[1]) && popup.contains(range[0] + range[2] - 1, range[1] + range[3] - 1))
+        #expect(range[3] > first[3], "the text wraps onto more than one line: \(range)")
+        #expect(tip["run"] as? [Int] == [0, count])
+        let attributes = tip["attributes"] as? [String: String] ?? [:]
+        #expect(attributes["family-name"] == "DejaVu Sans")
+        #expect(attributes["fg-color"] != nil && attributes["fg-color"] != attributes["bg-color"], "\(attributes)")
+        #expect(tip["default"] as? [String: String] == attributes)
+
+        let changed = try #require(run.report["cartToolTipText"] as? [String: Any], "the cart's tooltip after Space")
+        let before = "Add this item to your cart. Your cart is empty."
+        let after = "Add this item to your cart. Your cart contains 1 item."
+        #expect(changed["text"] as? String == after)
+        #expect(changed["characterCount"] as? Int == after.unicodeScalars.count)
+        let events = run.report["cartToolTipChange"] as? [[String: Any]] ?? []
+        let types = events.compactMap { $0["type"] as? String }
+        #expect(
+            types.filter { $0.hasPrefix("object:text-changed") }
+                == ["object:text-changed:delete", "object:text-changed:insert"], "\(events)")
+        #expect(events.first { $0["type"] as? String == "object:text-changed:delete" }?["data"] as? String == before)
+        #expect(events.first { $0["type"] as? String == "object:text-changed:insert" }?["data"] as? String == after)
+        #expect(types.contains("object:property-change:accessible-name"), "\(events)")
+
+        // Hidden (focus moved on), the tool tip object still says what it showed last, as GTK's
+        // tooltip window does: a screen reader reading it late hears that, not nothing.
+        let hidden = try #require(run.report["hiddenToolTip"] as? [String: Any])
+        let name = hidden["name"] as? String ?? ""
+        #expect(name.hasPrefix("Add this item to your cart.") || name.hasPrefix("Check out"), "\(hidden)")
+        #expect(hidden["text"] as? String == name)
+        let showing = UInt32(1) << 25
+        #expect((hidden["states"] as? [Int])?.first.map { UInt32($0) & showing == 0 } == true, "\(hidden)")
+    }
+
+    /// A rich tooltip's Text is its labels' texts joined by spaces (its name), each character
+    /// where its own label draws it: the item tooltip's "6" and "31" side by side.
+    @Test func aRichTooltipsTextIsItsLabelsInOrder() throws {
+        let run = try Self.run()
+        let tip = try #require(run.report["itemsToolTipText"] as? [String: Any], "the item tooltip's text")
+        #expect(tip["text"] as? String == "6 31")
+        #expect(tip["characterCount"] as? Int == 4)
+        #expect(tip["wordAt7"] as? [AnyHashable] == ["31", 2, 4])  // past the end: the last word
+        let extents = try #require(tip["extents"] as? [Int])
+        let popup = Frame(x: extents[0], y: extents[1], width: extents[2], height: extents[3])
+        let six = try #require(tip["six"] as? [Int])
+        let three = try #require(tip["three"] as? [Int])
+        #expect(six[2] > 0 && three[2] > 0, "\(six) \(three)")
+        #expect(popup.contains(six[0], six[1]) && popup.contains(three[0], three[1]), "\(six) \(three) in \(popup)")
+        #expect(three[0] >= six[0] + six[2] + 8, "the second item is beside the first, past its icon: \(six) \(three)")
+        #expect(tip["offsetAtThree"] as? Int == 2)
+    }
+
     static let rootPath = "/org/a11y/atspi/accessible/root"
     static let cachePath = "/org/a11y/atspi/cache"
 
-    /// Debian's Orca, on its own display and session bus, speaks the Buy button focused with Tab:
-    /// its name and role, then its tooltip as the description.
-    @Test func orcaSpeaksTheFocusedBuyButtonAndItsRole() throws {
+    /// Runs `scripts/orca-probe.py` on the demo (Debian's Orca on its own display and session
+    /// bus, `--walk` steps when given) and returns its lines; nil when it did not finish.
+    static func orca(walk steps: [String] = []) throws -> [String]? {
         let server = try XvfbServer()
         defer { server.stop() }
         let output = NSTemporaryDirectory() + "x11ui-orca-\(UUID().uuidString).txt"
@@ -397,16 +475,25 @@ struct AccessibilityTests {
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["AT_SPI_BUS_ADDRESS"] = nil
         environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
+        let walk = steps.isEmpty ? [] : ["--walk"] + steps + ["--"]
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
-            ["--", "/usr/bin/python3", script, ProgramProcess.executablePath("tooltip-demo")],
+            ["--", "/usr/bin/python3", script] + walk + [ProgramProcess.executablePath("tooltip-demo")],
             environment: environment, stdout: .file(output), stderr: .null)
-        guard probe.wait(timeout: 180) != nil else {
+        guard probe.wait(timeout: 240) != nil else {
             probe.stop(abruptly: true)
+            return nil
+        }
+        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Debian's Orca, on its own display and session bus, speaks the Buy button focused with Tab:
+    /// its name and role, then its tooltip as the description.
+    @Test func orcaSpeaksTheFocusedBuyButtonAndItsRole() throws {
+        guard let lines = try Self.orca() else {
             Issue.record("the Orca probe did not finish")
             return
         }
-        let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
         let spoken = lines.filter { $0.hasPrefix("SPOKEN ") }.map { String($0.dropFirst(7)) }
         #expect(!lines.contains { $0.hasPrefix("ERROR") }, "\(lines.filter { $0.hasPrefix("ERROR") })")
         #expect(spoken.contains("Buy, Only $9.99 push button."), "Orca said: \(spoken)")
@@ -414,6 +501,48 @@ struct AccessibilityTests {
             spoken.contains {
                 $0.hasPrefix("Click to buy this item. You'll have a chance to change your mind")
             }, "and read the tooltip as the description: \(spoken)")
+    }
+
+    /// A keyboard walk under Orca (tooltips presented, as a user who wants them read sets it):
+    /// each control Tab and Shift-Tab reach is spoken with its role, name and tooltip; the
+    /// focus tooltip that follows is spoken as a tool tip, Escape hides it; an icon with a click
+    /// tooltip is a push button whose tooltip Space shows and Orca speaks. Each step waits for
+    /// its words (or the demo's report of the hide) before the next key.
+    @Test func orcaWalksTheDemoByKeyboard() throws {
+        let steps: [(step: String, spoken: String?)] = [
+            ("Tab=Buy, Only $9.99 push button.", "Buy, Only $9.99 push button."),
+            ("=Click to buy this item.", Self.buyText),
+            ("=tool tip Click", "tool tip " + Self.buyText),
+            ("Escape=!hidden", nil),
+            ("Tab=Add to Cart push button.", "Add to Cart push button."),
+            ("=Your cart is empty.", "Add this item to your cart. Your cart is empty."),
+            ("shift+Tab=Buy, Only $9.99 push button.", "Buy, Only $9.99 push button."),
+            ("Tab=Add to Cart push button.", "Add to Cart push button."),
+            ("Tab=read only text.", "read only text."),
+            ("=Select some of this text", nil),
+            ("Tab=Home push button.", "Home push button."),
+            ("space=tool tip Home", "tool tip Home."),
+            ("Escape=!hidden", nil),
+            ("Tab=Camera push button.", "Camera push button."),
+        ]
+        guard let lines = try Self.orca(walk: steps.map(\.step)) else {
+            Issue.record("the Orca probe did not finish")
+            return
+        }
+        #expect(!lines.contains { $0.hasPrefix("ERROR") }, "\(lines.filter { $0.hasPrefix("ERROR") })")
+        let results = lines.filter { $0.hasPrefix("STEP ") }
+        #expect(results.count == steps.count && results.allSatisfy { $0.hasSuffix(" ok") }, "\(lines)")
+        // The utterance each step waited for, exactly.
+        var matched: [Int: String] = [:]
+        for (index, line) in lines.enumerated() where line.hasPrefix("MARK ") {
+            if let step = Int(line.dropFirst(5)), index + 1 < lines.count, lines[index + 1].hasPrefix("SPOKEN ") {
+                matched[step] = String(lines[index + 1].dropFirst(7))
+            }
+        }
+        for (number, step) in steps.enumerated() {
+            guard let spoken = step.spoken else { continue }
+            #expect(matched[number] == spoken, "step \(number) \(step.step): \(lines)")
+        }
     }
 
     /// An Xlib program that embeds X11UI (its own loop, `Application(display:)`): the

@@ -22,6 +22,26 @@ struct AccessibilityModelTests {
         #expect(Spacer().resolvedAccessibilityRole == .filler)
     }
 
+    /// A label or an image with a click tooltip takes focus and toggles it: a push button,
+    /// named as before, its tooltip its description; an explicit role still wins.
+    @Test func aViewWithAClickTooltipIsAPushButton() {
+        let label = Label("도움말")
+        label.addInteraction(ToolTipInteraction(trigger: .click, defaultToolTip: "Help"))
+        #expect(label.resolvedAccessibilityRole == .pushButton)
+        #expect(label.resolvedAccessibilityLabel == "도움말")
+        let icon = ImageView(nil)
+        let interaction = ToolTipInteraction(trigger: .click, defaultToolTip: "Home")
+        icon.addInteraction(interaction)
+        #expect(icon.resolvedAccessibilityRole == .pushButton)
+        interaction.isEnabled = false
+        #expect(icon.resolvedAccessibilityRole == .image)
+        let hovered = Label("Hover")
+        hovered.addInteraction(ToolTipInteraction(defaultToolTip: "Help"))
+        #expect(hovered.resolvedAccessibilityRole == .label)
+        label.accessibilityRole = .label
+        #expect(label.resolvedAccessibilityRole == .label)
+    }
+
     @Test func aProgramsLabelAndRoleWin() {
         let swatch = View()
         swatch.accessibilityLabel = "Yellow"

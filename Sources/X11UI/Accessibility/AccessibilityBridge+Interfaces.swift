@@ -1,5 +1,5 @@
 /// The AT-SPI2 interfaces X11UI's objects implement, answered from the live view tree:
-/// Accessible, Component, Action, Text (text views), Application (the root), and the
+/// Accessible, Component, Action, Text (text views, labels, the tooltip), Application (the root), and the
 /// properties of each through `org.freedesktop.DBus.Properties`.
 extension AccessibilityBridge {
     private static let atspi = "org.a11y.atspi."
@@ -78,6 +78,7 @@ extension AccessibilityBridge {
             names.append("Component")
             if !node.actions.isEmpty { names.append("Action") }
             if view is TextView || view is Label { names.append("Text") }
+        case .toolTip: names += ["Component", "Text"]  // its labels' text, as GTK's tooltip window offers
         default: names.append("Component")
         }
         return names.map { Self.atspi + $0 }

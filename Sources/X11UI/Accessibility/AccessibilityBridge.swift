@@ -29,6 +29,10 @@ final class AccessibilityBridge {
     private(set) weak var keyboardWindow: Window?
     /// The tooltip's text and source last told to clients.
     private var toolTipState: (text: String, source: WeakObject)?
+    /// The text of the tooltip shown last, shown or not: the tool tip object keeps it once
+    /// hidden, as GTK's tooltip window keeps its label's, so that a screen reader that reads
+    /// the object late (its showing event queued behind others) hears what showed, not nothing.
+    private(set) var lastToolTipText: String?
 
     /// Starts looking for the accessibility bus on the first turn of the run loop (the first
     /// window paints first), unless `NO_AT_BRIDGE=1` says not to (GTK's switch).
@@ -262,13 +266,15 @@ final class AccessibilityBridge {
         let previous = toolTipState
         if let text {
             toolTipState = (text, WeakObject(source))
+            lastToolTipText = text
             if previous == nil {
                 cacheAdd(node)
                 emit(
                     .application(application), "Object", "ChildrenChanged", detail: "add", node.indexInParent,
                     data: reference(node))
                 emit(node, "Object", "StateChanged", detail: "showing", 1)
-            } else if previous?.text != text {
+            } else if let old = previous?.text, old != text {
+                textDidChange(node, from: old, to: text)
                 emit(node, "Object", "PropertyChange", detail: "accessible-name", data: .string(text))
             }
         } else if previous != nil {
@@ -330,6 +336,14 @@ final class AccessibilityBridge {
         emit(
             .view(view), "Object", "PropertyChange", detail: "accessible-name",
             data: .string(view.resolvedAccessibilityLabel ?? ""))
+    }
+
+    /// The whole text of `node` was replaced: AT-SPI2's `text-changed:delete` of the old text,
+    /// then `text-changed:insert` of the new (offsets and lengths in characters).
+    func textDidChange(_ node: AccessibleNode, from old: String, to new: String) {
+        let (removed, inserted) = (old.unicodeScalars.count, new.unicodeScalars.count)
+        if removed > 0 { emit(node, "Object", "TextChanged", detail: "delete", 0, removed, data: .string(old)) }
+        if inserted > 0 { emit(node, "Object", "TextChanged", detail: "insert", 0, inserted, data: .string(new)) }
     }
 
     func textSelectionDidChange(in view: TextView) {

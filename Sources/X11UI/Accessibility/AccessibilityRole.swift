@@ -40,9 +40,13 @@ public struct AccessibilityRole: Hashable, Sendable {
 
 extension View {
     /// The role assistive technologies see: `accessibilityRole` when set, else the widget's
-    /// own (push button, label, image, text; panel for other views).
+    /// own (push button, label, image, text; panel for other views). A view with a click
+    /// tooltip is a push button: Tab reaches it and Space toggles its tooltip, so it is the
+    /// button of a toggletip (as WAI-ARIA's pattern has it), and screen readers read its
+    /// tooltip as its description (Orca reads none for a label).
     public var resolvedAccessibilityRole: AccessibilityRole {
         if let accessibilityRole { return accessibilityRole }
+        if clickToolTipInteraction?.isEnabled == true { return .pushButton }
         switch self {
         case is Button: return .pushButton
         case is Label: return .label

@@ -38,7 +38,8 @@ enum AccessibleNode {
         case .application: Window.programName
         case .window(let window): window.title
         case .view(let view): view.resolvedAccessibilityLabel ?? ""
-        case .toolTip(let application): application.toolTips.shownText ?? ""
+        case .toolTip(let application):
+            application.toolTips.shownText ?? application.accessibility?.lastToolTipText ?? ""
         }
     }
 

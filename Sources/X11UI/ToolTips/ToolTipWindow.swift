@@ -303,13 +303,22 @@ final class ToolTipWindow {
     /// The text of every label in a view tree, in order: the tooltip's accessible name. The
     /// titles of buttons in it are actions, not part of what the tooltip says.
     static func plainText(of view: View) -> String {
-        var parts: [String] = []
+        textLabels(in: view).map(\.text).joined(separator: " ")
+    }
+
+    /// The labels whose text the plain text is, in order.
+    static func textLabels(in view: View) -> [Label] {
+        var labels: [Label] = []
         func visit(_ v: View) {
             guard !v.isHidden, !(v is Button) else { return }
-            if let label = v as? Label, !label.text.isEmpty { parts.append(label.text) }
+            if let label = v as? Label, !label.text.isEmpty { labels.append(label) }
             for subview in v.subviews { visit(subview) }
         }
         visit(view)
-        return parts.joined(separator: " ")
+        return labels
     }
+
+    /// The content presented last (the text's label, an item row, the caller's view), kept
+    /// once hidden: assistive technologies read its labels through the tool tip object.
+    var content: View? { bubble.content }
 }
