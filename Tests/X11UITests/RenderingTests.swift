@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Testing
 
@@ -149,5 +150,75 @@ import Testing
         }
         #expect(corner(scale: 1)?.alpha == 1)
         #expect(corner(scale: 2)?.alpha ?? 1 < 0.5)
+    }
+}
+
+/// A window's shape is sent as the rectangles of the outline's pixels, banded.
+@Suite @MainActor struct ShapeRectangleTests {
+    /// The rectangles of what `draw` fills in a 1-bit image of `width` × `height`.
+    private func rectangles(width: Int32, height: Int32, _ draw: (DrawContext) -> Void) -> [[Int]] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_A1, width + 40, height + 8)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE)
+        draw(DrawContext(cairo: cairo))
+        cairo_destroy(cairo)
+        cairo_surface_flush(surface)
+        return ShapeMask.rectangles(of: surface, width: Int(width), height: Int(height)).map {
+            [Int($0.x), Int($0.y), Int($0.width), Int($0.height)]
+        }
+    }
+
+    @Test func rowsWithTheSameRunsAreOneBandRunsLeftToRight() {
+        let shape = rectangles(width: 40, height: 10) { context in
+            context.fill(Rect(x: 2, y: 1, width: 5, height: 3), color: .black)
+            context.fill(Rect(x: 10, y: 1, width: 30, height: 3), color: .black)  // to the edge
+            context.fill(Rect(x: 0, y: 4, width: 1, height: 1), color: .black)
+            context.fill(Rect(x: 33, y: 6, width: 2, height: 2), color: .black)
+        }
+        #expect(shape == [[2, 1, 5, 3], [10, 1, 30, 3], [0, 4, 1, 1], [33, 6, 2, 2]])
+    }
+
+    @Test func pixelsOutsideTheSizeAreNotPartOfTheShape() {
+        // The image is reused while big enough: what lies beyond the size given is left out.
+        let shape = rectangles(width: 8, height: 4) { context in
+            context.fill(Rect(x: 0, y: 0, width: 48, height: 12), color: .black)
+        }
+        #expect(shape == [[0, 0, 8, 4]])
+    }
+
+    @Test func aRoundedOutlineCoversWhatTheBitmapDid() {
+        // Every pixel of the 1-bit fill is in exactly one rectangle, and nothing else is.
+        let width: Int32 = 120
+        let height: Int32 = 40
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_A1, width, height)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE)
+        DrawContext(cairo: cairo).fill(Rect(x: 0, y: 0, width: 120, height: 34), cornerRadius: 8, color: .black)
+        DrawContext(cairo: cairo).fill(Rect(x: 50, y: 30, width: 12, height: 10), color: .black)
+        cairo_destroy(cairo)
+        cairo_surface_flush(surface)
+        let rectangles = ShapeMask.rectangles(of: surface, width: Int(width), height: Int(height))
+        var covered = [Int](repeating: 0, count: Int(width * height))
+        for r in rectangles {
+            for y in Int(r.y)..<Int(r.y) + Int(r.height) {
+                for x in Int(r.x)..<Int(r.x) + Int(r.width) { covered[y * Int(width) + x] += 1 }
+            }
+        }
+        let data = cairo_image_surface_get_data(surface)!
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var mismatches = 0
+        for y in 0..<Int(height) {
+            for x in 0..<Int(width) {
+                let unit = UnsafeRawPointer(data + y * stride).loadUnaligned(
+                    fromByteOffset: (x >> 5) * 4, as: UInt32.self)
+                let set = (unit >> UInt32(x & 31)) & 1
+                if covered[y * Int(width) + x] != Int(set) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(rectangles.count < Int(height))  // the straight middle rows are one band
+        #expect(covered[0] == 0 && covered[Int(width) * 10] == 1)  // a cut corner, a filled side
     }
 }
