@@ -19,6 +19,17 @@ extension ToolTipController: WindowInteraction {
 
     func handle(_ event: InteractionEvent, in context: InteractionContext) -> Bool {
         let window = context.window
+        // Most motion stays in the region of the view whose tooltip was resolved last: the
+        // machine hears it and nothing else is looked at.
+        if case .pointerMoved = event, case .source(let current) = resolvedTarget, let location = context.location,
+            let root = context.rootLocation, context.deepest === resolvedDeepest, current.region.contains(root),
+            window.feedsToolTips
+        {
+            heard.removeAll(keepingCapacity: true)
+            notePointer(in: window, at: location, root: root)
+            feed(.pointer(resolvedTarget, at: root))
+            return false
+        }
         // What the interactions of this window's views heard of this event, in order; read
         // only when needed (a pointer that stays over one view's region needs none of it). The
         // list keeps its storage from event to event.
@@ -71,7 +82,7 @@ extension ToolTipController: WindowInteraction {
             pointerLeftWindow(window, at: context.location, root: context.rootLocation)
         case .buttonPressed, .buttonReleased:
             guard let location = context.location, let root = context.rootLocation else { return false }
-            pointer = (WeakWindow(window), location, root)
+            notePointer(in: window, at: location, root: root)
             resolvedAnswer = nil  // a click may change what the delegate answers
             let candidates = heard.compactMap { interaction, heardEvent -> (ToolTipInteraction, Point)? in
                 switch (event, heardEvent) {
@@ -109,7 +120,7 @@ extension ToolTipController: WindowInteraction {
         in window: Window, at location: Point, root: Point, deepest: View?,
         candidates: () -> [(ToolTipInteraction, Point)]
     ) {
-        pointer = (WeakWindow(window), location, root)
+        notePointer(in: window, at: location, root: root)
         if case .source(let current) = resolvedTarget, deepest === resolvedDeepest, current.region.contains(root) {
             // Still in the same region of the same view: the delegate is not asked again.
             feed(.pointer(resolvedTarget, at: root))
@@ -120,8 +131,18 @@ extension ToolTipController: WindowInteraction {
         feed(.pointer(resolvedTarget, at: root))
     }
 
+    /// Where the pointer is: a new weak reference only when it moved to another window.
+    private func notePointer(in window: Window, at location: Point, root: Point) {
+        if pointer?.window.value === window {
+            pointer?.location = location
+            pointer?.root = root
+        } else {
+            pointer = (WeakWindow(window), location, root)
+        }
+    }
+
     private func pointerLeftWindow(_ window: Window, at location: Point?, root: Point?) {
-        if let location, let root { pointer = (WeakWindow(window), location, root) }
+        if let location, let root { notePointer(in: window, at: location, root: root) }
         forgetResolvedTarget()
         feed(.pointer(.nothing, at: root))
     }
