@@ -230,4 +230,40 @@ final class MotionDeliveryTests {
         controller.hide()
         window.close()
     }
+
+    /// A view whose hooks take virtual time, as slow hooks take real time.
+    final class SlowView: View {
+        var clock: VirtualClock?
+        override func pointerEntered() { clock?.advance(by: .milliseconds(40)) }
+        override func pointerMoved(to point: Point) { clock?.advance(by: .milliseconds(60)) }
+    }
+
+    /// The delay counts from when the pointer event reached the window, not from when the
+    /// views' hooks were done with it.
+    @Test func theDelayCountsFromThePointersArrival() throws {
+        let clock = VirtualClock()
+        let controller = display.app.toolTips
+        controller.drive(on: clock)
+        controller.timings = .standard
+        let view = SlowView()
+        view.preferredSize = Size(width: 40, height: 20)
+        view.toolTip = "Slow"
+        let window = Window(
+            title: "Slow", size: Size(width: 100, height: 60), content: VStack(padding: 20) { view },
+            application: display.app)
+        display.show(window)
+        window.layoutIfNeeded()
+        view.clock = clock
+        let arrival = clock.now
+        let origin = view.convertToWindow(Point.zero)
+        move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
+        #expect(clock.now == arrival + .milliseconds(100), "the hooks took 100 ms")
+        #expect(controller.timerDeadline == arrival + .milliseconds(500))
+        view.clock = nil
+        clock.advance(by: .milliseconds(399))
+        #expect(!controller.isShowing)
+        clock.advance(by: .milliseconds(1))
+        #expect(controller.shownText == "Slow")
+        window.close()
+    }
 }

@@ -27,7 +27,7 @@ extension ToolTipController: WindowInteraction {
         {
             heard.removeAll(keepingCapacity: true)
             notePointer(in: window, at: location, root: root)
-            feed(.pointer(resolvedTarget, at: root))
+            feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
             return false
         }
         // What the interactions of this window's views heard of this event, in order; read
@@ -114,6 +114,19 @@ extension ToolTipController: WindowInteraction {
         viewDidDisappear(view)
     }
 
+    /// A pointer motion reached a window, before its hit test and deliveries: the machine
+    /// hears the pointer at this instant, so that a delay counts from when the pointer came,
+    /// not from when the views' hooks and interactions were done with it.
+    func pointerEventArrived() {
+        pointerArrival = scheduler.now
+    }
+
+    /// The instant the pointer event being delivered arrived, once.
+    private func takePointerArrival() -> MonotonicInstant? {
+        defer { pointerArrival = nil }
+        return pointerArrival
+    }
+
     /// The pointer moved in `window`; `candidates` (asked for only when the target must be
     /// resolved again) are the tooltip interactions under it with their points.
     private func pointerMoved(
@@ -123,12 +136,12 @@ extension ToolTipController: WindowInteraction {
         notePointer(in: window, at: location, root: root)
         if case .source(let current) = resolvedTarget, deepest === resolvedDeepest, current.region.contains(root) {
             // Still in the same region of the same view: the delegate is not asked again.
-            feed(.pointer(resolvedTarget, at: root))
+            feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
             return
         }
         resolvedDeepest = deepest
         resolvedTarget = resolve(in: window, candidates())
-        feed(.pointer(resolvedTarget, at: root))
+        feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
     }
 
     /// Where the pointer is: a new weak reference only when it moved to another window.

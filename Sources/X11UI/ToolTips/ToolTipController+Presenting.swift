@@ -1,7 +1,9 @@
 /// Driving the state machine: its inputs in order, and its effects (timers, questions to the
 /// delegates, showing and hiding the tooltip window).
 extension ToolTipController {
-    func feed(_ input: ToolTipStateMachine.Input) {
+    /// Gives the machine `input`, at `instant` when it happened a moment ago (a pointer event
+    /// that arrived before its hit test), else now.
+    func feed(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
         guard !isFeeding else {
             queuedInputs.append(input)
             return
@@ -10,12 +12,17 @@ extension ToolTipController {
         defer { isFeeding = false }
         // The input itself goes straight to the machine (nothing is queued when nothing is
         // being fed); what its effects cause waits its turn.
-        apply(input)
+        apply(input, at: instant)
         while !queuedInputs.isEmpty { apply(queuedInputs.removeFirst()) }
     }
 
-    private func apply(_ input: ToolTipStateMachine.Input) {
-        for effect in machine.reduce(input, now: scheduler.now) { perform(effect) }
+    private func apply(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
+        let now = scheduler.now
+        // Never later than now, never before a time the machine was already given.
+        var time = instant.map { min($0, now) } ?? now
+        if let last = lastInputTime, time < last { time = last }
+        lastInputTime = time
+        for effect in machine.reduce(input, now: time) { perform(effect) }
     }
 
     private func perform(_ effect: ToolTipStateMachine.Effect) {

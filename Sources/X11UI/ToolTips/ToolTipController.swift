@@ -22,6 +22,10 @@ public final class ToolTipController {
     var timerDeadline: MonotonicInstant?
     /// How many times a timer was armed (for tests: motion across sources arms none).
     var timerArmings = 0
+    /// When the pointer event being delivered reached its window (see `pointerEventArrived`).
+    var pointerArrival: MonotonicInstant?
+    /// The time the machine was last given: it never goes back.
+    var lastInputTime: MonotonicInstant?
     /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
     lazy var scheduler: any ToolTipScheduler = RunLoopToolTipScheduler(application: application)
     lazy var presenter = ToolTipWindow(application: application)

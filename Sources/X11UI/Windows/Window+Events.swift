@@ -128,6 +128,7 @@ extension Window {
     /// pressed view's drag hook first), then the interactions of the hit chain innermost first,
     /// then the window-wide interactions.
     private func pointerMoved(_ p: PointerEvent, application: Application) {
+        for interaction in application.windowInteractions { interaction.pointerEventArrived() }
         var deepest: (view: View, point: Point)?
         if let pressed = hover.pressedView {
             pressed.pointerDragged(to: pressed.convertFromWindow(p.location))
