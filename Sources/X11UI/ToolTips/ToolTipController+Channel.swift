@@ -72,10 +72,15 @@ extension ToolTipController: WindowInteraction {
         case .pointerMoved:
             guard let location = context.location, let root = context.rootLocation else { return false }
             pointerMoved(in: window, at: location, root: root, deepest: context.deepest) {
-                heard.compactMap { interaction, event in
-                    if case .pointerMoved(let local) = event { return (interaction, local) }
-                    return nil
+                // One pass over the record, no intermediate list.
+                var candidates: [(ToolTipInteraction, Point)] = []
+                for entry in recorded {
+                    guard case .pointerMoved(let local) = entry.event, let interaction = entry.interaction.value,
+                        interaction.view?.window === window
+                    else { continue }
+                    candidates.append((interaction, local))
                 }
+                return candidates
             }
         case .pointerExited:
             // Without a location the window stopped being on the screen under the pointer.
