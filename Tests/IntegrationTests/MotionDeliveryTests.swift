@@ -1,7 +1,7 @@
 import Testing
 import X11TestSupport
 
-@testable import X11UI
+@_spi(Testing) @testable import X11UI
 
 /// Pointer motion, the hottest path of the event channel: each motion reaches each interaction
 /// of the views under the pointer once, with its point in the view's coordinates; enters and
@@ -143,5 +143,127 @@ final class MotionDeliveryTests {
         move(window, to: location)
         #expect(window.hover.chain.last === inner)
         #expect(inner.moved == [inner.convertFromWindow(location)])
+    }
+
+    /// A row of views with tooltips in a window, each `width` wide.
+    func row(of count: Int, width: Double) -> (Window, [View]) {
+        var views: [View] = []
+        for index in 0..<count {
+            let view = View()
+            view.preferredSize = Size(width: width, height: 20)
+            view.toolTip = "Cell \(index)"
+            views.append(view)
+        }
+        let row = HStack(spacing: 0, alignment: .start) {
+            for view in views { view }
+        }
+        let window = Window(
+            title: "Row", size: Size(width: Double(count) * width + 40, height: 60),
+            content: VStack(padding: 20) { row }, application: display.app)
+        display.show(window)
+        window.layoutIfNeeded()
+        return (window, views)
+    }
+
+    /// Crossing one source after another moves the delay's deadline later each time; the
+    /// timer armed for the first stays (it arms the rest when it fires), so the motion arms
+    /// one timer, not one per source, and the last source's tooltip still shows after its
+    /// own delay.
+    @Test func crossingSourcesArmsOneTimerAndTheLastSourceStillShows() throws {
+        let clock = VirtualClock()
+        let controller = display.app.toolTips
+        controller.drive(on: clock)
+        controller.timings = .standard
+        let (window, views) = row(of: 24, width: 10)
+        let before = controller.timerArmings
+        for (index, view) in views.enumerated() {
+            let origin = view.convertToWindow(Point.zero)
+            move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
+            move(window, to: Point(x: origin.x + 6, y: origin.y + 5))
+            clock.advance(by: .milliseconds(10))
+            #expect(controller.timerArmings - before == 1, "one timer for the whole crossing, at view \(index)")
+            #expect(clock.pendingTimerCount == 1)
+        }
+        // The first deadline passes: the timer arms the rest of the last source's delay.
+        clock.advance(by: .milliseconds(500 - 240))
+        #expect(!controller.isShowing)
+        #expect(controller.timerArmings - before == 2)
+        #expect(clock.nextDeadline == controller.timerDeadline)
+        clock.advance(by: .milliseconds(229))
+        #expect(!controller.isShowing, "the last source's delay counts from when the pointer reached it")
+        clock.advance(by: .milliseconds(1))
+        #expect(controller.shownText == "Cell 23")
+        #expect(clock.pendingTimerCount == 0)
+        window.close()
+    }
+
+    /// Leaving every source cancels the timer; an earlier deadline than the armed one re-arms.
+    @Test func leavingTheSourcesCancelsTheTimer() throws {
+        let clock = VirtualClock()
+        let controller = display.app.toolTips
+        controller.drive(on: clock)
+        controller.timings = .standard
+        let (window, views) = row(of: 2, width: 30)
+        let origin = views[0].convertToWindow(Point.zero)
+        move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
+        #expect(clock.pendingTimerCount == 1)
+        move(window, to: Point(x: 2, y: 2))  // the window's padding: no source
+        #expect(clock.pendingTimerCount == 0)
+        #expect(controller.timerDeadline == nil)
+        window.close()
+    }
+
+    /// On the run loop's clock a long delay wakes 1 ms early and sleeps the rest in a short
+    /// wait of its own (the kernel's slack on a `ppoll` timeout is 0.1% of it: 0.5 ms of
+    /// 500 ms); a short one is armed at its deadline.
+    @Test func theRunLoopTimerWakesEarlyForALongDelay() throws {
+        let controller = display.app.toolTips
+        controller.timings = .standard
+        let (window, views) = row(of: 1, width: 30)
+        let origin = views[0].convertToWindow(Point.zero)
+        move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
+        let deadline = try #require(controller.timerDeadline)
+        #expect(display.app.nextDeadline == deadline - .milliseconds(1))
+        let short = MonotonicInstant.now() + .microseconds(1500)
+        controller.setTimer(short)
+        #expect(display.app.nextDeadline == short, "a wait under 2 ms is armed at its deadline")
+        controller.hide()
+        window.close()
+    }
+
+    /// A view whose hooks take virtual time, as slow hooks take real time.
+    final class SlowView: View {
+        var clock: VirtualClock?
+        override func pointerEntered() { clock?.advance(by: .milliseconds(40)) }
+        override func pointerMoved(to point: Point) { clock?.advance(by: .milliseconds(60)) }
+    }
+
+    /// The delay counts from when the pointer event reached the window, not from when the
+    /// views' hooks were done with it.
+    @Test func theDelayCountsFromThePointersArrival() throws {
+        let clock = VirtualClock()
+        let controller = display.app.toolTips
+        controller.drive(on: clock)
+        controller.timings = .standard
+        let view = SlowView()
+        view.preferredSize = Size(width: 40, height: 20)
+        view.toolTip = "Slow"
+        let window = Window(
+            title: "Slow", size: Size(width: 100, height: 60), content: VStack(padding: 20) { view },
+            application: display.app)
+        display.show(window)
+        window.layoutIfNeeded()
+        view.clock = clock
+        let arrival = clock.now
+        let origin = view.convertToWindow(Point.zero)
+        move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
+        #expect(clock.now == arrival + .milliseconds(100), "the hooks took 100 ms")
+        #expect(controller.timerDeadline == arrival + .milliseconds(500))
+        view.clock = nil
+        clock.advance(by: .milliseconds(399))
+        #expect(!controller.isShowing)
+        clock.advance(by: .milliseconds(1))
+        #expect(controller.shownText == "Slow")
+        window.close()
     }
 }

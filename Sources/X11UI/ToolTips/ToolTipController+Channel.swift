@@ -19,6 +19,17 @@ extension ToolTipController: WindowInteraction {
 
     func handle(_ event: InteractionEvent, in context: InteractionContext) -> Bool {
         let window = context.window
+        // Most motion stays in the region of the view whose tooltip was resolved last: the
+        // machine hears it and nothing else is looked at.
+        if case .pointerMoved = event, case .source(let current) = resolvedTarget, let location = context.location,
+            let root = context.rootLocation, context.deepest === resolvedDeepest, current.region.contains(root),
+            window.feedsToolTips
+        {
+            heard.removeAll(keepingCapacity: true)
+            notePointer(in: window, at: location, root: root)
+            feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
+            return false
+        }
         // What the interactions of this window's views heard of this event, in order; read
         // only when needed (a pointer that stays over one view's region needs none of it). The
         // list keeps its storage from event to event.
@@ -61,17 +72,22 @@ extension ToolTipController: WindowInteraction {
         case .pointerMoved:
             guard let location = context.location, let root = context.rootLocation else { return false }
             pointerMoved(in: window, at: location, root: root, deepest: context.deepest) {
-                heard.compactMap { interaction, event in
-                    if case .pointerMoved(let local) = event { return (interaction, local) }
-                    return nil
+                // One pass over the record, no intermediate list.
+                var candidates: [(ToolTipInteraction, Point)] = []
+                for entry in recorded {
+                    guard case .pointerMoved(let local) = entry.event, let interaction = entry.interaction.value,
+                        interaction.view?.window === window
+                    else { continue }
+                    candidates.append((interaction, local))
                 }
+                return candidates
             }
         case .pointerExited:
             // Without a location the window stopped being on the screen under the pointer.
             pointerLeftWindow(window, at: context.location, root: context.rootLocation)
         case .buttonPressed, .buttonReleased:
             guard let location = context.location, let root = context.rootLocation else { return false }
-            pointer = (WeakWindow(window), location, root)
+            notePointer(in: window, at: location, root: root)
             resolvedAnswer = nil  // a click may change what the delegate answers
             let candidates = heard.compactMap { interaction, heardEvent -> (ToolTipInteraction, Point)? in
                 switch (event, heardEvent) {
@@ -103,25 +119,48 @@ extension ToolTipController: WindowInteraction {
         viewDidDisappear(view)
     }
 
+    /// A pointer motion reached a window, before its hit test and deliveries: the machine
+    /// hears the pointer at this instant, so that a delay counts from when the pointer came,
+    /// not from when the views' hooks and interactions were done with it.
+    func pointerEventArrived() {
+        pointerArrival = scheduler.now
+    }
+
+    /// The instant the pointer event being delivered arrived, once.
+    private func takePointerArrival() -> MonotonicInstant? {
+        defer { pointerArrival = nil }
+        return pointerArrival
+    }
+
     /// The pointer moved in `window`; `candidates` (asked for only when the target must be
     /// resolved again) are the tooltip interactions under it with their points.
     private func pointerMoved(
         in window: Window, at location: Point, root: Point, deepest: View?,
         candidates: () -> [(ToolTipInteraction, Point)]
     ) {
-        pointer = (WeakWindow(window), location, root)
+        notePointer(in: window, at: location, root: root)
         if case .source(let current) = resolvedTarget, deepest === resolvedDeepest, current.region.contains(root) {
             // Still in the same region of the same view: the delegate is not asked again.
-            feed(.pointer(resolvedTarget, at: root))
+            feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
             return
         }
         resolvedDeepest = deepest
         resolvedTarget = resolve(in: window, candidates())
-        feed(.pointer(resolvedTarget, at: root))
+        feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
+    }
+
+    /// Where the pointer is: a new weak reference only when it moved to another window.
+    private func notePointer(in window: Window, at location: Point, root: Point) {
+        if pointer?.window.value === window {
+            pointer?.location = location
+            pointer?.root = root
+        } else {
+            pointer = (WeakWindow(window), location, root)
+        }
     }
 
     private func pointerLeftWindow(_ window: Window, at location: Point?, root: Point?) {
-        if let location, let root { pointer = (WeakWindow(window), location, root) }
+        if let location, let root { notePointer(in: window, at: location, root: root) }
         forgetResolvedTarget()
         feed(.pointer(.nothing, at: root))
     }

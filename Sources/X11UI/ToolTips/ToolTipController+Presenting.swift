@@ -1,24 +1,34 @@
 /// Driving the state machine: its inputs in order, and its effects (timers, questions to the
 /// delegates, showing and hiding the tooltip window).
 extension ToolTipController {
-    func feed(_ input: ToolTipStateMachine.Input) {
-        queuedInputs.append(input)
-        guard !isFeeding else { return }
+    /// Gives the machine `input`, at `instant` when it happened a moment ago (a pointer event
+    /// that arrived before its hit test), else now.
+    func feed(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
+        guard !isFeeding else {
+            queuedInputs.append(input)
+            return
+        }
         isFeeding = true
         defer { isFeeding = false }
-        while !queuedInputs.isEmpty {
-            let next = queuedInputs.removeFirst()
-            for effect in machine.reduce(next, now: scheduler.now) { perform(effect) }
-        }
+        // The input itself goes straight to the machine (nothing is queued when nothing is
+        // being fed); what its effects cause waits its turn.
+        apply(input, at: instant)
+        while !queuedInputs.isEmpty { apply(queuedInputs.removeFirst()) }
+    }
+
+    private func apply(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
+        let now = scheduler.now
+        // Never later than now, never before a time the machine was already given.
+        var time = instant.map { min($0, now) } ?? now
+        if let last = lastInputTime, time < last { time = last }
+        lastInputTime = time
+        for effect in machine.reduce(input, now: time) { perform(effect) }
     }
 
     private func perform(_ effect: ToolTipStateMachine.Effect) {
         switch effect {
         case .setTimer(let deadline):
-            timer?.cancel()
-            timer = nil
-            guard !isTornDown else { return }
-            timer = deadline.map { scheduler.schedule(at: $0) { [weak self] in self?.feed(.timer) } }
+            setTimer(deadline)
         case .hide:
             guard presenter.isShown else { return }
             let source = shown?.interaction.value?.view
@@ -36,6 +46,45 @@ extension ToolTipController {
         case .update(let source):
             present(source, inPlace: true)
         }
+    }
+
+    /// Keeps the one timer at `deadline` (nil: none). A timer already armed no later than the
+    /// new deadline stays: when it fires it arms the rest, so a pointer crossing one source
+    /// after another (each a later deadline) re-arms nothing. An earlier deadline, or none,
+    /// cancels it.
+    func setTimer(_ deadline: MonotonicInstant?) {
+        timerDeadline = deadline
+        guard let deadline, !isTornDown else {
+            timer?.cancel()
+            timer = nil
+            return
+        }
+        if let armed = timer, !armed.isDone, armed.deadline <= deadline { return }
+        armTimer(for: deadline)
+    }
+
+    /// Arms the timer for `deadline`. A long wait on the run loop's clock ends a little early
+    /// (``ToolTipScheduler/earlyWake``) and the rest is a short wait of its own: `ppoll` lets
+    /// the kernel add 0.1% of a timeout as slack (0.5 ms of a 500 ms delay), a short wait
+    /// gets the thread's 50 µs.
+    func armTimer(for deadline: MonotonicInstant) {
+        timer?.cancel()
+        timerArmings += 1
+        let early = scheduler.earlyWake
+        let wake = deadline - scheduler.now > early * 2 ? deadline - early : deadline
+        timer = scheduler.schedule(at: wake) { [weak self] in self?.timerDidFire() }
+    }
+
+    /// The armed timer fired: at the machine's deadline the machine hears it; before it (the
+    /// deadline moved later since, or the wake was early), the rest is armed.
+    private func timerDidFire() {
+        timer = nil
+        guard let deadline = timerDeadline, !isTornDown else { return }
+        if scheduler.now < deadline {
+            armTimer(for: deadline)
+            return
+        }
+        feed(.timer)
     }
 
     /// Asks the delegate for the tooltip of `source` (once per show: the answer given when the

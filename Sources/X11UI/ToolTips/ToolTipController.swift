@@ -16,7 +16,16 @@ public final class ToolTipController {
     public var timings: ToolTipTimings = .standard
 
     var machine = ToolTipStateMachine()
+    /// The armed timer; it may be due before `timerDeadline` (see `setTimer`).
     var timer: EventTimer?
+    /// The deadline the machine asked for last (nil: none).
+    var timerDeadline: MonotonicInstant?
+    /// How many times a timer was armed (for tests: motion across sources arms none).
+    var timerArmings = 0
+    /// When the pointer event being delivered reached its window (see `pointerEventArrived`).
+    var pointerArrival: MonotonicInstant?
+    /// The time the machine was last given: it never goes back.
+    var lastInputTime: MonotonicInstant?
     /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
     lazy var scheduler: any ToolTipScheduler = RunLoopToolTipScheduler(application: application)
     lazy var presenter = ToolTipWindow(application: application)
@@ -137,9 +146,9 @@ public final class ToolTipController {
     public func drive(on clock: VirtualClock) {
         let old = scheduler
         scheduler = clock
-        guard let current = timer, !current.isDone else { return }
+        guard let current = timer, !current.isDone, let deadline = timerDeadline else { return }
         current.cancel()
-        let left = current.deadline - old.now
+        let left = deadline - old.now
         timer = clock.schedule(at: clock.now + left) { [weak self] in self?.feed(.timer) }
     }
 

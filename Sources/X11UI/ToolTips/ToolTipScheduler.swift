@@ -9,6 +9,9 @@ protocol ToolTipScheduler: AnyObject {
     var now: MonotonicInstant { get }
     /// Calls `action` once at `deadline`; cancelling the returned timer stops the call.
     func schedule(at deadline: MonotonicInstant, _ action: @escaping @MainActor () -> Void) -> EventTimer
+    /// How long before a distant deadline the driver's timer wakes, to wait the rest with a
+    /// short, precise timeout (zero: the deadline itself).
+    var earlyWake: Duration { get }
 }
 
 /// The real clock and the application's run loop: a tooltip timer is one of its timers.
@@ -21,6 +24,11 @@ final class RunLoopToolTipScheduler: ToolTipScheduler {
     }
 
     var now: MonotonicInstant { .now() }
+
+    /// `ppoll` adds 0.1% of its timeout as slack (0.5 ms of a 500 ms delay), never less than
+    /// the thread's 50 µs: a wait that ends 1 ms early and then sleeps the last millisecond
+    /// ends within 50 µs of the deadline.
+    var earlyWake: Duration { .milliseconds(1) }
 
     func schedule(at deadline: MonotonicInstant, _ action: @escaping @MainActor () -> Void) -> EventTimer {
         application.schedule(at: deadline, action)
@@ -57,6 +65,9 @@ public final class VirtualClock: ToolTipScheduler {
 
     /// The earliest deadline of a pending timer.
     public var nextDeadline: MonotonicInstant? { timers.nextDeadline }
+
+    /// Virtual time is exact: timers wake at their deadlines.
+    var earlyWake: Duration { .zero }
 
     func schedule(at deadline: MonotonicInstant, _ action: @escaping @MainActor () -> Void) -> EventTimer {
         let timer = EventTimer(deadline: deadline) { _ in action() }

@@ -161,7 +161,8 @@ final class ToolTipWindow {
         geometryChanged: Bool, outlineChanged: Bool
     ) {
         if geometryChanged || !isShown { host.setFrame(geometry.windowFrame) }
-        text = Self.plainText(of: view)
+        // A text tooltip's plain text is its label's (no tree to walk, no string joined).
+        text = view === textLabel ? textLabel.text : Self.plainText(of: view)
         if windowName != text {
             windowName = text
             host.native?.setUTF8Property(\.netWMName, text)

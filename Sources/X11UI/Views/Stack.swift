@@ -138,18 +138,22 @@ open class Stack: View {
     open override func hitTest(_ point: Point) -> View? {
         // Searching needs the children as laid out (adding, removing or hiding one asks for
         // layout again) and no overlaps (negative spacing).
+        // Each property is read once (see `View.hitTest`).
+        let subviews = self.subviews
+        let arranged = self.arranged
         guard subviews.count > 16, !needsLayout, spacing >= 0, (arranged.last ?? 0) < subviews.count else {
             return super.hitTest(point)
         }
         guard !isHidden, bounds.contains(point) else { return nil }
-        let key = axis == .horizontal ? point.x : point.y
+        let horizontal = axis == .horizontal
+        let key = horizontal ? point.x : point.y
         var low = 0
         var high = arranged.count - 1
         while low <= high {
             let mid = (low + high) / 2
             let child = subviews[arranged[mid]]
             let frame = child.frame
-            let (start, end) = axis == .horizontal ? (frame.minX, frame.maxX) : (frame.minY, frame.maxY)
+            let (start, end) = horizontal ? (frame.minX, frame.maxX) : (frame.minY, frame.maxY)
             if key < start {
                 high = mid - 1
             } else if key >= end {

@@ -288,19 +288,28 @@ open class View {
     /// - Complexity: O(subviews) for a few subviews; with many, a grid index built on first use
     ///   (and rebuilt after subviews change) makes it O(subviews under the point).
     open func hitTest(_ point: Point) -> View? {
+        // Each property is read once (every read of a class's stored property is an
+        // exclusivity check, and this runs for every pointer motion).
         guard !isHidden, bounds.contains(point) else { return nil }
+        let subviews = self.subviews
         if subviews.count > HitIndex.threshold {
-            if hitIndex == nil { hitIndex = HitIndex(subviews) }
-            for index in hitIndex!.candidates(at: point) {
-                let subview = subviews[index]
-                let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
-                if let hit = subview.hitTest(local) { return hit }
+            let index: HitIndex
+            if let built = hitIndex {
+                index = built
+            } else {
+                index = HitIndex(subviews)
+                hitIndex = index
+            }
+            for candidate in index.candidates(at: point) {
+                let subview = subviews[candidate]
+                let frame = subview.frame
+                if let hit = subview.hitTest(Point(x: point.x - frame.minX, y: point.y - frame.minY)) { return hit }
             }
             return self
         }
         for subview in subviews.reversed() {
-            let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
-            if let hit = subview.hitTest(local) { return hit }
+            let frame = subview.frame
+            if let hit = subview.hitTest(Point(x: point.x - frame.minX, y: point.y - frame.minY)) { return hit }
         }
         return self
     }

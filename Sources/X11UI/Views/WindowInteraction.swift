@@ -17,6 +17,10 @@ protocol WindowInteraction: AnyObject {
 
     /// A view of `window` (or an ancestor) was removed or hidden.
     func viewDidDisappear(_ view: View, in window: Window)
+
+    /// A pointer motion or enter reached a window, before its hit test and deliveries (the
+    /// tooltip coordinator notes the time: a delay counts from the pointer's arrival).
+    func pointerEventArrived()
 }
 
 /// What a window-wide interaction is told about an event beyond the event itself.

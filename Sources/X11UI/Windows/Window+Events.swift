@@ -60,7 +60,7 @@ extension Window {
             if type == application.connection.atoms.wmProtocols { handleWindowManagerProtocol(data) }
         case .pointerEnter(let p), .pointerMotion(let p):
             updateScreenOrigin(Point(x: p.rootLocation.x - p.location.x, y: p.rootLocation.y - p.location.y))
-            pointerMoved(p)
+            pointerMoved(p, application: application)
         case .pointerLeave(let p):
             // A leave into a child window of ours (an embedded view) still counts as leaving.
             updateHover(to: nil, at: p.location)
@@ -127,7 +127,8 @@ extension Window {
     /// Pointer motion: the enters and exits, the deepest view's hook (or, during a drag, the
     /// pressed view's drag hook first), then the interactions of the hit chain innermost first,
     /// then the window-wide interactions.
-    private func pointerMoved(_ p: PointerEvent) {
+    private func pointerMoved(_ p: PointerEvent, application: Application) {
+        for interaction in application.windowInteractions { interaction.pointerEventArrived() }
         var deepest: (view: View, point: Point)?
         if let pressed = hover.pressedView {
             pressed.pointerDragged(to: pressed.convertFromWindow(p.location))
@@ -143,10 +144,17 @@ extension Window {
             }
         }
         let chain = hover.chain
+        let last = chain.last
         // The hook may have changed the chain (removed a view): then each point is found anew.
-        let deepestPoint = deepest.flatMap { $0.view === chain.last ? $0.point : nil }
+        let deepestPoint = deepest.flatMap { $0.view === last ? $0.point : nil }
         deliverToInteractions(of: chain, at: p.location, deepestPoint: deepestPoint) { .pointerMoved($0) }
-        _ = deliverToWindowInteractions(.pointerMoved(p.location), context(for: p, deepest: chain.last))
+        var context = InteractionContext(window: self)
+        context.location = p.location
+        context.rootLocation = p.rootLocation
+        context.deepest = last
+        for interaction in application.windowInteractions {
+            _ = interaction.handle(.pointerMoved(p.location), in: context)
+        }
     }
 
     /// Sends exits and enters for the views the pointer left and reached.
@@ -289,10 +297,11 @@ extension Window {
         while index > 0 {
             index -= 1
             let view = chain[index]
-            if view.interactions.isEmpty { continue }
+            let interactions = view.interactions
+            if interactions.isEmpty { continue }
             let given = index == chain.count - 1 ? deepestPoint : nil
             let local = given ?? view.convertFromWindow(location)
-            for interaction in view.interactions { interaction.handle(event(local)) }
+            for interaction in interactions { interaction.handle(event(local)) }
         }
     }
 
