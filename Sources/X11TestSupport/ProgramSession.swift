@@ -55,6 +55,16 @@ public final class ProgramSession: @unchecked Sendable {
     /// Reads the frames again (after a relayout).
     public func refreshFrames() { frames = program.frames() }
 
+    /// The program's memory map (`/proc/PID/maps`: the libraries it has loaded); nil when it
+    /// cannot be read.
+    public func memoryMap() -> String? {
+        // /proc files report no size: read them to the end rather than by their length.
+        guard let file = FileHandle(forReadingAtPath: "/proc/\(program.process.pid)/maps") else { return nil }
+        defer { try? file.close() }
+        let maps = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
+        return maps.contains("libX11") ? maps : nil
+    }
+
     /// A view the program's inspector did not list.
     public struct MissingView: Error, CustomStringConvertible {
         public let description: String

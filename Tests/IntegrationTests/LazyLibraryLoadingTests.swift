@@ -8,22 +8,12 @@ import X11TestSupport
 /// extension libraries by the work that waits until the first window shows.
 @Suite(.serialized)
 struct LazyLibraryLoadingTests {
-    /// A program's memory map (its libraries).
-    func loadedLibraries(_ session: ProgramSession) throws -> String {
-        // /proc files report no size: read them to the end rather than by their length.
-        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(session.program.process.pid)/maps"))
-        defer { try? file.close() }
-        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
-        #expect(maps.contains("libX11"), "the map was read")
-        return maps
-    }
-
     @Test func latinTextAndItsTooltipNeverLoadFriBidi() throws {
         let session = try ProgramSession(arguments: ["--scene", "sample"], readyView: "text-view")
         let view = try session.frame("default-view")
         session.probe.movePointer(to: view.midX, view.midY)
         #expect(session.waitForToolTip(named: "The default tooltip for the view.") != nil)
-        let maps = try loadedLibraries(session)
+        let maps = try #require(session.memoryMap())
         #expect(!maps.contains("libfribidi"))
         // The tooltip's shape goes as rectangles: no 1-bit pixmap, whose creation makes Xlib
         // load libXcursor.
@@ -32,7 +22,7 @@ struct LazyLibraryLoadingTests {
 
     @Test func rightToLeftTextOnScreenLoadsFriBidi() throws {
         let session = try ProgramSession(arguments: ["--scene", "placements"], readyView: "rtl-label")
-        #expect(try loadedLibraries(session).contains("libfribidi"), "the right-to-left labels are reordered")
+        #expect(try #require(session.memoryMap()).contains("libfribidi"), "the right-to-left labels are reordered")
     }
 
     /// Once the first window shows, the extensions are asked for through the libraries, opened
@@ -42,7 +32,7 @@ struct LazyLibraryLoadingTests {
         let view = try session.frame("default-view")
         session.probe.movePointer(to: view.midX, view.midY)
         #expect(session.waitForToolTip() != nil)
-        let maps = try loadedLibraries(session)
+        let maps = try #require(session.memoryMap())
         #expect(maps.contains("libXrandr.so.2") && maps.contains("libXfixes.so.3"))
     }
 }

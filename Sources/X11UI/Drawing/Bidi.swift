@@ -89,22 +89,13 @@ enum Bidi {
     /// is then never loaded; without FriBidi every paragraph is.
     static func paragraphIsRightToLeft(_ text: Substring, limit: Int = 65_536) -> Bool {
         guard mayStartRightToLeft(text, limit: limit), let fribidi = library?.functions else { return false }
-        var isolates = 0
-        for (count, scalar) in text.unicodeScalars.enumerated() {
-            if count == limit || isParagraphSeparator(scalar) { break }
-            switch scalar.value {
-            case 0x2066...0x2068: isolates += 1
-            case 0x2069: isolates = max(0, isolates - 1)
-            default:
-                guard isolates == 0 else { continue }
-                switch withUnsafePointer(to: fribidi, { cx11_bidi_strong_direction($0, scalar.value) }) {
-                case 1: return true
-                case 0: return false
-                default: continue
-                }
+        return firstDecided(in: text, limit: limit) { scalar in
+            switch withUnsafePointer(to: fribidi, { cx11_bidi_strong_direction($0, scalar.value) }) {
+            case 1: return true
+            case 0: return false
+            default: return nil
             }
-        }
-        return false
+        } ?? false
     }
 
     /// Whether the paragraph that starts `text` may be right-to-left: false when a Latin letter
@@ -112,17 +103,31 @@ enum Bidi {
     /// such character comes before the paragraph's end (every strong right-to-left character is
     /// one `isRightToLeft` accepts).
     private static func mayStartRightToLeft(_ text: Substring, limit: Int) -> Bool {
+        firstDecided(in: text, limit: limit) { scalar in
+            switch scalar.value {
+            case 0x41...0x5A, 0x61...0x7A: return false
+            default: return isRightToLeft(scalar) ? true : nil
+            }
+        } ?? false
+    }
+
+    /// The first answer `decide` gives for a scalar of the paragraph that starts `text`, outside
+    /// isolated runs (U+2066–U+2068 to their U+2069), reading at most `limit` scalars; nil when
+    /// it answers none before the paragraph ends.
+    private static func firstDecided(
+        in text: Substring, limit: Int, _ decide: (Unicode.Scalar) -> Bool?
+    ) -> Bool? {
         var isolates = 0
         for (count, scalar) in text.unicodeScalars.enumerated() {
             if count == limit || isParagraphSeparator(scalar) { break }
             switch scalar.value {
             case 0x2066...0x2068: isolates += 1
             case 0x2069: isolates = max(0, isolates - 1)
-            case 0x41...0x5A, 0x61...0x7A: if isolates == 0 { return false }
-            default: if isolates == 0, isRightToLeft(scalar) { return true }
+            default:
+                if isolates == 0, let answer = decide(scalar) { return answer }
             }
         }
-        return false
+        return nil
     }
 
     /// Whether a scalar ends a paragraph for the bidirectional algorithm (type B: line feed,
