@@ -58,11 +58,7 @@ public final class ProgramSession: @unchecked Sendable {
     /// The program's memory map (`/proc/PID/maps`: the libraries it has loaded); nil when it
     /// cannot be read.
     public func memoryMap() -> String? {
-        // /proc files report no size: read them to the end rather than by their length.
-        guard let file = FileHandle(forReadingAtPath: "/proc/\(program.process.pid)/maps") else { return nil }
-        defer { try? file.close() }
-        let maps = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
-        return maps.contains("libX11") ? maps : nil
+        X11TestSupport.memoryMap(ofProcess: program.process.pid)
     }
 
     /// A view the program's inspector did not list.
@@ -116,4 +112,19 @@ public final class ProgramSession: @unchecked Sendable {
 extension ServerProbe.WindowInfo {
     /// The frame as a `Frame`.
     public var rect: Frame { Frame(x: frame.x, y: frame.y, width: frame.width, height: frame.height) }
+}
+
+/// A process's memory map (`/proc/PID/maps`, this process's when `pid` is nil: the libraries
+/// it has loaded), read to its end; nil when it cannot be read or lists no libX11 (every
+/// process the tests look at has Xlib).
+///
+/// /proc files report no size and hand out a page or so per read; a reader that stops at the
+/// first short read (`String(contentsOfFile:)` does) sees only the first 4 KB, which under
+/// AddressSanitizer is its shadow memory's mappings, not the libraries.
+public func memoryMap(ofProcess pid: Int32? = nil) -> String? {
+    let path = pid.map { "/proc/\($0)/maps" } ?? "/proc/self/maps"
+    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? file.close() }
+    let maps = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
+    return maps.contains("libX11") ? maps : nil
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import X11TestSupport
 
 @testable import X11UI
 
@@ -155,7 +156,7 @@ import Testing
     @Test func icuIsMappedOnlyOnceAKhmerRunIsBroken() async {
         await #expect(processExitsWith: .success) {
             func icuMapped() -> Bool {
-                (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8))?.contains("libicuuc.so") ?? true
+                memoryMap()?.contains("libicuuc.so") ?? true
             }
             let clean = await MainActor.run { () -> Bool in
                 guard !icuMapped() else { return false }

@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import Testing
+import X11TestSupport
 
 @testable import X11UI
 
@@ -61,7 +62,7 @@ import Testing
     @Test func friBidiIsMappedOnlyOnceRightToLeftTextIsLaidOut() async {
         await #expect(processExitsWith: .success) {
             func friBidiMapped() -> Bool {
-                (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8))?.contains("libfribidi.so") ?? true
+                memoryMap()?.contains("libfribidi.so") ?? true
             }
             let clean = await MainActor.run { () -> Bool in
                 guard !friBidiMapped() else { return false }
