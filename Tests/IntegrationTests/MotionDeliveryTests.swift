@@ -165,15 +165,21 @@ final class MotionDeliveryTests {
         return (window, views)
     }
 
+    /// The application's tooltip controller on a virtual clock, with the standard timings.
+    private func virtualTime() -> (VirtualClock, ToolTipController) {
+        let clock = VirtualClock()
+        let controller = display.app.toolTips
+        controller.drive(on: clock)
+        controller.timings = .standard
+        return (clock, controller)
+    }
+
     /// Crossing one source after another moves the delay's deadline later each time; the
     /// timer armed for the first stays (it arms the rest when it fires), so the motion arms
     /// one timer, not one per source, and the last source's tooltip still shows after its
     /// own delay.
     @Test func crossingSourcesArmsOneTimerAndTheLastSourceStillShows() throws {
-        let clock = VirtualClock()
-        let controller = display.app.toolTips
-        controller.drive(on: clock)
-        controller.timings = .standard
+        let (clock, controller) = virtualTime()
         let (window, views) = row(of: 24, width: 10)
         let before = controller.timerArmings
         for (index, view) in views.enumerated() {
@@ -199,10 +205,7 @@ final class MotionDeliveryTests {
 
     /// Leaving every source cancels the timer; an earlier deadline than the armed one re-arms.
     @Test func leavingTheSourcesCancelsTheTimer() throws {
-        let clock = VirtualClock()
-        let controller = display.app.toolTips
-        controller.drive(on: clock)
-        controller.timings = .standard
+        let (clock, controller) = virtualTime()
         let (window, views) = row(of: 2, width: 30)
         let origin = views[0].convertToWindow(Point.zero)
         move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
@@ -241,10 +244,7 @@ final class MotionDeliveryTests {
     /// The delay counts from when the pointer event reached the window, not from when the
     /// views' hooks were done with it.
     @Test func theDelayCountsFromThePointersArrival() throws {
-        let clock = VirtualClock()
-        let controller = display.app.toolTips
-        controller.drive(on: clock)
-        controller.timings = .standard
+        let (clock, controller) = virtualTime()
         let view = SlowView()
         view.preferredSize = Size(width: 40, height: 20)
         view.toolTip = "Slow"

@@ -148,8 +148,10 @@ public final class ToolTipController {
         scheduler = clock
         guard let current = timer, !current.isDone, let deadline = timerDeadline else { return }
         current.cancel()
-        let left = deadline - old.now
-        timer = clock.schedule(at: clock.now + left) { [weak self] in self?.feed(.timer) }
+        // The same time left, on the new clock, armed as any other.
+        let moved = clock.now + (deadline - old.now)
+        timerDeadline = moved
+        armTimer(for: moved)
     }
 
     func tearDown() {

@@ -148,13 +148,7 @@ extension Window {
         // The hook may have changed the chain (removed a view): then each point is found anew.
         let deepestPoint = deepest.flatMap { $0.view === last ? $0.point : nil }
         deliverToInteractions(of: chain, at: p.location, deepestPoint: deepestPoint) { .pointerMoved($0) }
-        var context = InteractionContext(window: self)
-        context.location = p.location
-        context.rootLocation = p.rootLocation
-        context.deepest = last
-        for interaction in application.windowInteractions {
-            _ = interaction.handle(.pointerMoved(p.location), in: context)
-        }
+        _ = deliverToWindowInteractions(.pointerMoved(p.location), context(for: p, deepest: last), in: application)
     }
 
     /// Sends exits and enters for the views the pointer left and reached.
@@ -307,8 +301,11 @@ extension Window {
 
     /// Delivers an event to the application's window-wide interactions, after the views' ones;
     /// returns whether one used it up (keys only).
-    func deliverToWindowInteractions(_ event: InteractionEvent, _ context: InteractionContext) -> Bool {
-        guard let application else { return false }
+    func deliverToWindowInteractions(
+        _ event: InteractionEvent, _ context: InteractionContext, in application: Application? = nil
+    ) -> Bool {
+        // The caller's application spares pointer motion a load of the weak reference.
+        guard let application = application ?? self.application else { return false }
         for interaction in application.windowInteractions where interaction.handle(event, in: context) {
             return true
         }
