@@ -12,13 +12,16 @@ import X11TestSupport
 final class Harness {
     let display: InProcessDisplay
     /// The tooltip driver's clock.
-    let clock = VirtualClock()
+    let clock: VirtualClock
     var app: Application { display.app }
     var probe: ServerProbe { display.probe }
     private(set) var window: X11UI.Window?
     private var time: UInt = 1000
 
-    init(width: Int = 1280, height: Int = 800) throws {
+    /// `earlyWake`: how long before a distant deadline the tooltip timer wakes (see
+    /// ``VirtualClock/earlyWake``).
+    init(width: Int = 1280, height: Int = 800, earlyWake: Duration = .zero) throws {
+        clock = VirtualClock(earlyWake: earlyWake)
         display = try InProcessDisplay(width: width, height: height)
         app.toolTips.drive(on: clock)
         // Short delays: the rules are the same, the tests are faster.

@@ -82,9 +82,37 @@ extension ToolTipController {
         guard let deadline = timerDeadline, !isTornDown else { return }
         if scheduler.now < deadline {
             armTimer(for: deadline)
+            prepareShow(due: deadline)
             return
         }
         feed(.timer)
+    }
+
+    /// Woken a moment before `deadline`: when it is a hover tooltip's show and its text is
+    /// already known (the delegate answered when the pointer came), the hidden tooltip window
+    /// is made ready for it, so that at the deadline the show is a configure and a map and
+    /// the work it took is done. The state machine hears nothing: the show still happens at
+    /// the deadline, through the same path, and anything that happens before then (the
+    /// pointer moves on, a key, a click) decides as it would have; a prepared window that is
+    /// not shown after all stays unmapped.
+    private func prepareShow(due deadline: MonotonicInstant) {
+        guard !presenter.isShown, machine.showing == nil, machine.question == nil,
+            let pending = machine.pending, pending.deadline == deadline, pending.source.anchor != .focus,
+            let answer = resolvedAnswer, case .text = answer.configuration.content, answer.configuration.hasContent,
+            let interaction = answer.interaction.value, interaction.id == pending.source.interaction,
+            let view = interaction.view, let window = view.window, window.isVisible, view.isVisibleInWindow,
+            interaction.isEnabled
+        else { return }
+        window.layoutIfNeeded()
+        guard let origin = window.screenOrigin,
+            let region = Self.region(of: answer.configuration, in: view.bounds)
+        else { return }
+        var source = pending.source
+        source.region = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
+        presenter.prepare(
+            request(
+                for: source, configuration: answer.configuration, interaction: interaction, view: view,
+                window: window, origin: origin, pointer: pointer?.root))
     }
 
     /// Asks the delegate for the tooltip of `source` (once per show: the answer given when the
@@ -162,17 +190,10 @@ extension ToolTipController {
         } else {
             pointerOnScreen = pointer?.root
         }
-        let viewOnScreen = view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y)
-        // A whole-view tooltip lines up with what the view looks like (a button's body).
-        let anchor =
-            configuration.sourceRect == nil
-            ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : source.region
-        let placement = interaction.resolvedPlacement
         presenter.present(
-            configuration.content, style: interaction.style ?? style, placement: placement,
-            source: anchor, pointer: pointerOnScreen,
-            followsPointer: source.anchor == .pointer && placement.anchor == .pointer,
-            avoiding: configuration.sourceRect == nil ? nil : viewOnScreen, transientFor: window.windowID)
+            request(
+                for: source, configuration: configuration, interaction: interaction, view: view, window: window,
+                origin: origin, pointer: pointerOnScreen))
         guard presenter.isShown, let geometry = presenter.geometry else {
             feed(.dismissAll)  // the display went away: nothing is on the screen
             return
@@ -184,5 +205,23 @@ extension ToolTipController {
         application.inspector?.toolTip(
             shown: true, source: view.identifier, text: presenter.text, frame: geometry.windowFrame)
         application.accessibility?.toolTipDidChange(source: view)
+    }
+
+    /// What the tooltip window is given to show `configuration` for `source`: a whole-view
+    /// tooltip lines up with what the view looks like (a button's body), one for a part of
+    /// the view points at that part and keeps clear of the rest.
+    private func request(
+        for source: ToolTipStateMachine.Source, configuration: ToolTipConfiguration, interaction: ToolTipInteraction,
+        view: View, window: Window, origin: Point, pointer: Point?
+    ) -> ToolTipWindow.Request {
+        let wholeView = configuration.sourceRect == nil
+        let anchor =
+            wholeView ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : source.region
+        let placement = interaction.resolvedPlacement
+        return ToolTipWindow.Request(
+            content: configuration.content, style: interaction.style ?? style, placement: placement, source: anchor,
+            pointer: pointer, followsPointer: source.anchor == .pointer && placement.anchor == .pointer,
+            avoiding: wholeView ? nil : view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y),
+            owner: window.windowID)
     }
 }

@@ -54,10 +54,17 @@ public final class VirtualClock: ToolTipScheduler {
     public private(set) var now: MonotonicInstant
     private var timers = TimerQueue()
 
+    /// How long before a distant deadline the tooltip driver's timer wakes, as on the real
+    /// clock (zero, the default: at the deadline).
+    public let earlyWake: Duration
+
     /// A clock that starts at `start` (by default the real time now, so that instants of the
-    /// two clocks compare sensibly).
-    public init(start: MonotonicInstant = .now()) {
+    /// two clocks compare sensibly). With an `earlyWake`, the tooltip driver wakes that long
+    /// before a distant deadline as it does on the real clock, and does there what it does
+    /// then (it makes a hover tooltip's window ready).
+    public init(start: MonotonicInstant = .now(), earlyWake: Duration = .zero) {
         now = start
+        self.earlyWake = max(.zero, earlyWake)
     }
 
     /// The number of timers set on this clock that have neither fired nor been cancelled.
@@ -65,9 +72,6 @@ public final class VirtualClock: ToolTipScheduler {
 
     /// The earliest deadline of a pending timer.
     public var nextDeadline: MonotonicInstant? { timers.nextDeadline }
-
-    /// Virtual time is exact: timers wake at their deadlines.
-    var earlyWake: Duration { .zero }
 
     func schedule(at deadline: MonotonicInstant, _ action: @escaping @MainActor () -> Void) -> EventTimer {
         let timer = EventTimer(deadline: deadline) { _ in action() }

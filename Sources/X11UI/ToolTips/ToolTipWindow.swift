@@ -18,6 +18,8 @@ final class ToolTipWindow {
     /// What the back buffer holds and the outline the window has, when known.
     private var painted: PaintedContent?
     private var outline: Outline?
+    /// The show the hidden window was made ready for (see `prepare`).
+    private var prepared: Prepared?
 
     /// A tooltip's outline in window coordinates: the same wherever the window is.
     private struct Outline: Equatable {
@@ -55,43 +57,77 @@ final class ToolTipWindow {
     /// The popup the tooltips show in, once made.
     var hostWindow: ToolTipHostWindow? { host }
 
-    /// Shows `content` next to `source` (screen coordinates), or re-renders it in place when a
-    /// tooltip is already shown.
-    func present(
-        _ content: ToolTipConfiguration.Content, style: ToolTipStyle, placement: ToolTipPlacement, source: Rect,
-        pointer: Point?, followsPointer: Bool = false, avoiding sourceView: Rect? = nil,
-        transientFor owner: X11WindowID?
-    ) {
+    /// Shows a tooltip, or re-renders it in place when one is already shown.
+    func present(_ request: Request) {
         guard application.connection.isUsable else { return }
         // A window destroyed by another client and not hidden since is not shown any more.
         if host == nil { isShown = false }
-        let host = ensureHost()
-        let frame = Frame(style: style, scale: application.scale, composited: host.isTranslucent)
-        let view = contentView(for: content, style: style)
-        let body = measure(view, in: frame, source: source, pointer: pointer)
-        let geometry = ToolTipLayout.place(
-            ToolTipLayout.Request(
-                body: body, arrow: frame.arrow, margins: frame.shadowMargin,
-                cornerRadius: style.cornerRadius * frame.scale, source: source, placement: placement,
-                gap: placement.gap * frame.scale, monitors: application.screen.monitors, pointer: pointer,
-                avoid: sourceView, followsPointer: followsPointer,
-                edgeMargin: ToolTipLayout.monitorMargin * frame.scale))
-        let (geometryChanged, outlineChanged) = adopt(geometry)
-        updateWindowState(
-            host, geometry: geometry, view: view, owner: owner?.rawValue ?? 0, frame: frame,
-            geometryChanged: geometryChanged, outlineChanged: outlineChanged)
-        var paint: PaintedContent?
-        if case .text(let string) = content, let outline {
-            paint = PaintedContent(
-                text: BytewiseString(string), style: style, scale: frame.scale, maxLines: textLabel.maxLines,
-                composited: frame.composited, outline: outline)
+        if !isShown, let prepared, prepared == Prepared(request, on: application), let host, host.native != nil,
+            let geometry
+        {
+            // Made ready a moment ago (`prepare`): the window holds this tooltip, sized, shaped
+            // and painted. The show is a configure (it raises the window again, in case another
+            // went above it meanwhile) and the map, as any show of content the buffer holds.
+            self.prepared = nil
+            host.setFrame(geometry.windowFrame)
+            isShown = true
+            host.show()
+            application.connection.flush()
+            return
         }
-        repaint(host, unless: paint)
+        prepared = nil
+        let host = lay(request)
         if !isShown {
             isShown = true
             host.show()
         }
         application.connection.flush()
+    }
+
+    /// Makes the hidden window ready for a text tooltip: measured, placed, shaped and painted,
+    /// but not mapped. A `present` of the same request soon after (nothing else presented in
+    /// between, the monitors and scale the same) is then only the configure and the map: the
+    /// tooltip timer prepares when it wakes a moment before a show's deadline, so that the work
+    /// is done by the deadline rather than after it. Rich content is not prepared: its views
+    /// are made anew for each show.
+    func prepare(_ request: Request) {
+        guard application.connection.isUsable, !isShown, let wanted = Prepared(request, on: application),
+            wanted != prepared
+        else { return }
+        prepared = nil
+        lay(request)
+        prepared = wanted
+        application.connection.flush()
+    }
+
+    /// Everything a show does but the map: the content measured and placed, the window's
+    /// frame, name, owner and shape, its buffer painted.
+    @discardableResult
+    private func lay(_ request: Request) -> ToolTipHostWindow {
+        let host = ensureHost()
+        let style = request.style
+        let frame = Frame(style: style, scale: application.scale, composited: host.isTranslucent)
+        let view = contentView(for: request.content, style: style)
+        let body = measure(view, in: frame, source: request.source, pointer: request.pointer)
+        let geometry = ToolTipLayout.place(
+            ToolTipLayout.Request(
+                body: body, arrow: frame.arrow, margins: frame.shadowMargin,
+                cornerRadius: style.cornerRadius * frame.scale, source: request.source,
+                placement: request.placement, gap: request.placement.gap * frame.scale,
+                monitors: application.screen.monitors, pointer: request.pointer, avoid: request.avoiding,
+                followsPointer: request.followsPointer, edgeMargin: ToolTipLayout.monitorMargin * frame.scale))
+        let (geometryChanged, outlineChanged) = adopt(geometry)
+        updateWindowState(
+            host, geometry: geometry, view: view, owner: request.owner?.rawValue ?? 0, frame: frame,
+            geometryChanged: geometryChanged, outlineChanged: outlineChanged)
+        var paint: PaintedContent?
+        if case .text(let string) = request.content, let outline {
+            paint = PaintedContent(
+                text: BytewiseString(string), style: style, scale: frame.scale, maxLines: textLabel.maxLines,
+                composited: frame.composited, outline: outline)
+        }
+        repaint(host, unless: paint)
+        return host
     }
 
     /// What the bubble around the content takes at this style and scale.
@@ -211,6 +247,7 @@ final class ToolTipWindow {
         geometry = nil
         painted = nil
         outline = nil
+        prepared = nil
         windowName = nil
         transientFor = 0
     }
@@ -226,6 +263,7 @@ final class ToolTipWindow {
         geometry = nil
         painted = nil
         outline = nil
+        prepared = nil
         windowName = nil
         transientFor = 0
     }

@@ -1,0 +1,171 @@
+import Testing
+import X11TestSupport
+
+@_spi(Testing) @testable import X11UI
+
+/// The tooltip timer wakes a moment before a hover tooltip's deadline (as on the real clock,
+/// where a long `ppoll` would come late) and makes the hidden tooltip window ready then:
+/// measured, placed, shaped and painted. At the deadline the show is a configure and a map;
+/// what shows is what an unprepared show would have shown, and anything that happens in the
+/// last moment (the pointer leaves, the text changes) decides as it would have.
+@Suite(.serialized)
+@MainActor
+final class PreparedShowTests {
+    let harness: Harness
+    let source = block(160, 40, toolTip: "Made ready before its deadline")
+    let other = block(160, 40, toolTip: "Another tooltip, other words")
+
+    init() throws {
+        harness = try Harness(earlyWake: .milliseconds(1))
+        harness.show(
+            VStack(spacing: 60, padding: 40) {
+                source
+                other
+            })
+    }
+
+    var app: Application { harness.app }
+    var probe: ServerProbe { harness.probe }
+
+    /// The tooltip window as the server has it (mapped or not).
+    var toolTipWindow: ServerProbe.WindowInfo? { app.toolTips.windowID.flatMap { probe.info($0.rawValue) } }
+
+    /// Rests the pointer on `view` and lets the delay pass but its last millisecond: the early
+    /// wake has come and gone.
+    func restUntilJustBeforeTheDeadline(on view: View) {
+        harness.move(to: harness.center(of: view))
+        harness.wait(39)
+        #expect(!app.toolTips.isShowing)
+        #expect(probe.mappedPopups().isEmpty)
+    }
+
+    /// Lets the last millisecond pass; returns the requests the show made.
+    func reachTheDeadline() -> Int {
+        let before = app.connection.nextRequestSerial
+        harness.clock.advance(by: .milliseconds(1))
+        let requests = Int(app.connection.nextRequestSerial - before)
+        harness.settle()
+        return requests
+    }
+
+    /// The tooltip's pixels, every other one.
+    func pixels() throws -> [UInt32] {
+        let tip = try #require(probe.mappedPopups().first)
+        var pixels: [UInt32] = []
+        for y in stride(from: 0, to: tip.frame.height, by: 2) {
+            for x in stride(from: 0, to: tip.frame.width, by: 2) {
+                pixels.append(probe.pixel(tip.frame.x + x, tip.frame.y + y))
+            }
+        }
+        return pixels
+    }
+
+    /// Moves the pointer off the views and waits out the grace and the browse timeout.
+    func leave() {
+        harness.move(to: Point(x: 590, y: 390))
+        harness.wait(200)
+        #expect(probe.mappedPopups().isEmpty)
+    }
+
+    @Test func theWindowIsReadyBeforeTheDeadlineAndTheShowIsAConfigureAndAMap() throws {
+        restUntilJustBeforeTheDeadline(on: source)
+        let ready = try #require(toolTipWindow, "the tooltip window is made at the early wake")
+        #expect(!ready.isMapped)
+        #expect(ready.frame.width > 100 && ready.frame.y > 40, "placed below the source: \(ready)")
+
+        let requests = reachTheDeadline()
+        #expect(app.toolTips.shownText == "Made ready before its deadline")
+        #expect(requests == 2, "configure and map: \(requests) requests")
+        let shown = try #require(probe.mappedPopups().first)
+        #expect(shown.frame == ready.frame, "it shows where it was made ready")
+    }
+
+    @Test func aPreparedShowLooksLikeAnUnpreparedOne() throws {
+        // First on a clock that wakes at deadlines only: painted at the deadline.
+        let exact = VirtualClock(start: harness.clock.now)
+        app.toolTips.drive(on: exact)
+        func showAtTheDeadline(_ view: View) {
+            harness.move(to: harness.center(of: view))
+            exact.advance(by: .milliseconds(39))
+            harness.settle()
+            #expect(probe.mappedPopups().isEmpty)
+            let before = app.connection.nextRequestSerial
+            exact.advance(by: .milliseconds(1))
+            #expect(app.connection.nextRequestSerial - before > 2, "painted at the deadline")
+            harness.settle()
+        }
+        func leaveOnTheExactClock() {
+            harness.move(to: Point(x: 590, y: 390))
+            exact.advance(by: .milliseconds(200))
+            harness.settle()
+            #expect(probe.mappedPopups().isEmpty)
+        }
+        showAtTheDeadline(source)
+        #expect(app.toolTips.shownText == "Made ready before its deadline")
+        let unprepared = try pixels()
+        let unpreparedFrame = try #require(probe.mappedPopups().first).frame
+        leaveOnTheExactClock()
+        // Other words through the window, so that the next show of the first must paint.
+        showAtTheDeadline(other)
+        leaveOnTheExactClock()
+
+        // Then on the harness's clock, which wakes early: made ready, then mapped.
+        app.toolTips.drive(on: harness.clock)
+        harness.clock.advance(by: exact.now - harness.clock.now)
+        restUntilJustBeforeTheDeadline(on: source)
+        #expect(reachTheDeadline() == 2)
+        #expect(app.toolTips.shownText == "Made ready before its deadline")
+        #expect(try pixels() == unprepared)
+        #expect(try #require(probe.mappedPopups().first).frame == unpreparedFrame)
+    }
+
+    @Test func thePointerLeavingInTheLastMomentShowsNothing() throws {
+        restUntilJustBeforeTheDeadline(on: source)
+        harness.move(to: Point(x: 590, y: 390))
+        harness.wait(100)
+        #expect(!app.toolTips.isShowing)
+        #expect(probe.mappedPopups().isEmpty)
+        #expect(toolTipWindow?.isMapped == false, "the window made ready stays unmapped")
+
+        // Resting on the other view shows its own tooltip, made ready in turn.
+        harness.wait(200)
+        restUntilJustBeforeTheDeadline(on: other)
+        #expect(reachTheDeadline() == 2)
+        #expect(app.toolTips.shownText == "Another tooltip, other words")
+    }
+
+    @Test func textChangedInTheLastMomentIsTheTextShown() throws {
+        restUntilJustBeforeTheDeadline(on: source)
+        source.toolTip = "New words, decided at the last moment"
+        let requests = reachTheDeadline()
+        #expect(app.toolTips.shownText == "New words, decided at the last moment")
+        #expect(requests > 2, "painted again: \(requests) requests")
+        let newText = try pixels()
+        leave()
+
+        // The old text painted the same way looks different.
+        source.toolTip = "Made ready before its deadline"
+        restUntilJustBeforeTheDeadline(on: source)
+        _ = reachTheDeadline()
+        #expect(app.toolTips.shownText == "Made ready before its deadline")
+        #expect(try pixels() != newText)
+    }
+
+    @Test func aPointerThatMovesOnTheSourceInTheLastMomentIsKeptClearOf() throws {
+        restUntilJustBeforeTheDeadline(on: source)
+        // Along the source, still resting on it: the tooltip shows for where the pointer is
+        // now, not where it was when the window was made ready.
+        let center = harness.center(of: source)
+        let moved = Point(x: center.x + 70, y: center.y + 15)
+        harness.move(to: moved)
+        harness.wait(45)
+        #expect(app.toolTips.shownText == "Made ready before its deadline")
+        let shown = try #require(probe.mappedPopups().first)
+        let origin = try #require(harness.window?.screenOrigin)
+        let pointer = (x: Int(origin.x + moved.x), y: Int(origin.y + moved.y))
+        let covers =
+            (shown.frame.x...shown.frame.x + shown.frame.width).contains(pointer.x)
+            && (shown.frame.y...shown.frame.y + shown.frame.height).contains(pointer.y)
+        #expect(!covers, "the tooltip \(shown) keeps clear of the pointer at \(pointer)")
+    }
+}
