@@ -15,6 +15,7 @@
 #include <fontconfig/fontconfig.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include FT_SIZES_H
 #include <fontconfig/fcfreetype.h>
 #include <cairo/cairo.h>
 #include <cairo/cairo-xlib.h>

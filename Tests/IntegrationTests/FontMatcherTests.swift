@@ -44,6 +44,8 @@ final class FontMatcherTests {
         defer { requests.forEach { FcPatternDestroy($0) } }
         for pattern in requests { #expect(matchesXft(matcher, pattern)) }
         #expect(matcher.scoredMatches == 1)
+        // The sizes after the first found the choice without copying their requests.
+        #expect(matcher.copiedKeys == 1)
         // Another weight is another choice.
         let bold = request("sans-serif", 13, weight: .semibold)
         defer { FcPatternDestroy(bold) }

@@ -8,30 +8,42 @@ internal import Glibc
 /// resident memory that way. Reading through `pread` keeps only the tables FreeType loads
 /// (a few hundred kB). The face is handed to Xft with fontconfig's `ftface` pattern element;
 /// Xft then never closes it, so this object does, after the Xft font.
+///
+/// The sizes opened from one file share its FreeType face (`SharedFace`): body text, captions
+/// and bold titles are two files at four sizes, and each face costs its tables and the
+/// auto-hinter's script coverage of every character the font has (0.8 M instructions for
+/// DejaVu Sans, computed on the first glyph loaded). Each font has a FreeType size object of
+/// its own, made the face's active one before Xft is given the font (`activate()`): Xft sets
+/// a face's size when it first uses the font and remembers it per font, so the size object it
+/// set must be the one active whenever it uses the font again.
 @MainActor
 final class FontFace {
     let font: UnsafeMutablePointer<XftFont>
     private let connection: DisplayConnection
-    private let face: FT_Face?
-    private let stream: UnsafeMutablePointer<FT_StreamRec>?
-    /// Kept alive while the face is: FT_Done_FreeType would free the face with it.
-    private let library: FreeTypeLibrary?
+    /// The FreeType face (shared by the sizes of one file) and this font's size on it; nil
+    /// for a font Xft opened itself.
+    let shared: SharedFace?
+    private let size: FT_Size?
 
     private init(
-        font: UnsafeMutablePointer<XftFont>, connection: DisplayConnection, face: FT_Face?,
-        stream: UnsafeMutablePointer<FT_StreamRec>?, library: FreeTypeLibrary?
+        font: UnsafeMutablePointer<XftFont>, connection: DisplayConnection, shared: SharedFace?, size: FT_Size?
     ) {
         self.font = font
         self.connection = connection
-        self.face = face
-        self.stream = stream
-        self.library = library
+        self.shared = shared
+        self.size = size
     }
 
     isolated deinit {
         if connection.isUsable { XftFontClose(connection.display, font) }
-        if let face { FT_Done_Face(face) }  // closes the stream's file
-        stream?.deallocate()
+        if let size { FT_Done_Size(size) }
+        // The face closes (and its stream's file with it) when its last size is gone.
+    }
+
+    /// Makes this font's size the active one of its face; call it before every Xft call that
+    /// may load glyphs or lock the face (extents, drawing, `XftCharIndex`, `XftLockFace`).
+    func activate() {
+        if let size { FT_Activate_Size(size) }
     }
 
     /// Matches `pattern` and opens the best font for it; nil when fontconfig has none. A
@@ -45,35 +57,61 @@ final class FontFace {
             let match = matcher.map({ $0.match(pattern) })
                 ?? XftFontMatch(connection.display, connection.screen, pattern, &result)
         else { return nil }
-        if let library, let (face, stream) = openStream(match: match, library: library.library) {
-            // Xft prefers a file name to a face, so the name goes (the face knows its file).
-            FcPatternDel(match, "file")
-            FcPatternDel(match, "ftface")
-            FcPatternAddFTFace(match, "ftface", face)
-            if let font = XftFontOpenPattern(connection.display, match) {
-                return FontFace(font: font, connection: connection, face: face, stream: stream, library: library)
+        if let library, let shared = library.face(for: match) {
+            var size: FT_Size?
+            if FT_New_Size(shared.face, &size) == 0, let size {
+                // Xft sets the size of the face's active size object when it opens the font.
+                FT_Activate_Size(size)
+                // Xft prefers a file name to a face, so the name goes (the face knows its file).
+                FcPatternDel(match, "file")
+                FcPatternDel(match, "ftface")
+                FcPatternAddFTFace(match, "ftface", shared.face)
+                if let font = XftFontOpenPattern(connection.display, match) {
+                    return FontFace(font: font, connection: connection, shared: shared, size: size)
+                }
+                FT_Done_Size(size)
+                FcPatternDel(match, "ftface")
             }
-            FT_Done_Face(face)
-            stream.deallocate()
-            FcPatternDel(match, "ftface")
         }
         // No file name (an in-memory font) or FreeType refused the stream: Xft's own way.
         guard let font = XftFontOpenPattern(connection.display, match) else {
             FcPatternDestroy(match)
             return nil
         }
-        return FontFace(font: font, connection: connection, face: nil, stream: nil, library: nil)
+        return FontFace(font: font, connection: connection, shared: nil, size: nil)
+    }
+}
+
+/// A font file's FreeType face, opened through a `pread` stream and shared by the fonts opened
+/// from it at any size (see `FontFace`).
+final class SharedFace {
+    let face: FT_Face
+    private let stream: UnsafeMutablePointer<FT_StreamRec>
+    /// Kept alive while the face is: FT_Done_FreeType would free the face with it.
+    private let library: FreeTypeLibrary
+    let file: String
+    let index: Int32
+
+    fileprivate init(
+        face: FT_Face, stream: UnsafeMutablePointer<FT_StreamRec>, library: FreeTypeLibrary, file: String, index: Int32
+    ) {
+        self.face = face
+        self.stream = stream
+        self.library = library
+        self.file = file
+        self.index = index
     }
 
-    /// Opens the matched file through a `pread` stream.
-    private static func openStream(
-        match: OpaquePointer, library: FT_Library
+    deinit {
+        FT_Done_Face(face)  // closes the stream's file, and frees the sizes left
+        stream.deallocate()
+    }
+
+    /// Opens a file's face through a `pread` stream.
+    fileprivate static func open(
+        file path: UnsafeMutablePointer<FcChar8>, index: Int32, library: FT_Library
     ) -> (FT_Face, UnsafeMutablePointer<FT_StreamRec>)? {
-        var file: UnsafeMutablePointer<FcChar8>?
-        var index: Int32 = 0
-        guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return nil }
-        _ = FcPatternGetInteger(match, "index", 0, &index)
-        let fd = file.withMemoryRebound(to: CChar.self, capacity: 1) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        let fd = path.withMemoryRebound(to: CChar.self, capacity: 1) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         let size = lseek(fd, 0, SEEK_END)
         guard size > 0 else {
@@ -108,9 +146,17 @@ final class FontFace {
     }
 }
 
-/// A FreeType library instance, freed when the last face opened with it is.
+/// A FreeType library instance, freed when the last face opened with it is, and the faces open
+/// on it, one per font file and face index.
 final class FreeTypeLibrary {
     let library: FT_Library
+    /// The faces open, to share; an entry whose face closed (its last font did) is dropped
+    /// when the next face is asked for.
+    private var faces: [Weak] = []
+
+    private struct Weak {
+        weak var face: SharedFace?
+    }
 
     init?() {
         var library: FT_Library?
@@ -119,4 +165,25 @@ final class FreeTypeLibrary {
     }
 
     deinit { FT_Done_FreeType(library) }
+
+    /// The face of a matched font's file, opened on first use; nil when the match names no
+    /// file or FreeType cannot open it, and for a font with a transformation matrix (Xft sets
+    /// the matrix on the face itself, so such a font gets a face of its own).
+    func face(for match: OpaquePointer) -> SharedFace? {
+        var file: UnsafeMutablePointer<FcChar8>?
+        var index: Int32 = 0
+        guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return nil }
+        _ = FcPatternGetInteger(match, "index", 0, &index)
+        var matrix: UnsafeMutablePointer<FcMatrix>?
+        let shares = FcPatternGetMatrix(match, "matrix", 0, &matrix) != FcResultMatch
+        let name = file.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
+        faces.removeAll { $0.face == nil }
+        if shares, let open = faces.first(where: { $0.face?.index == index && $0.face?.file == name })?.face {
+            return open
+        }
+        guard let (face, stream) = SharedFace.open(file: file, index: index, library: library) else { return nil }
+        let shared = SharedFace(face: face, stream: stream, library: self, file: name, index: index)
+        if shares { faces.append(Weak(face: shared)) }
+        return shared
+    }
 }

@@ -26,6 +26,9 @@ final class FontMatcher {
     private lazy var sizedFamilies: Set<String> = Self.familiesWithSizes()
     /// How many requests were scored against every font (for tests).
     private(set) var scoredMatches = 0
+    /// How many substituted requests were copied to make a key (for tests: a request whose
+    /// choice is remembered needs no copy).
+    private(set) var copiedKeys = 0
 
     init(connection: DisplayConnection) {
         self.connection = connection
@@ -45,28 +48,77 @@ final class FontMatcher {
         defer { FcPatternDestroy(request) }
         FcConfigSubstitute(nil, request, FcMatchPattern)
         XftDefaultSubstitute(connection.display, connection.screen, request)
-        guard let sizeless = FcPatternDuplicate(request) else { return nil }
-        FcPatternDel(sizeless, "size")
-        FcPatternDel(sizeless, "pixelsize")
+        // The key is the request without its size. The substituted request is large (the
+        // configuration's family lists): rather than copied to make the key, it loses its
+        // sizes while it is compared (when they are plain numbers), and gets them back.
+        let sizes = Self.takeSizes(from: request)
+        let sizeless: OpaquePointer
+        if sizes != nil {
+            sizeless = request
+        } else {
+            guard let copy = FcPatternDuplicate(request) else { return nil }
+            copiedKeys += 1
+            FcPatternDel(copy, "size")
+            FcPatternDel(copy, "pixelsize")
+            sizeless = copy
+        }
         let hash = FcPatternHash(sizeless)
-        if let choice = chosen.first(where: { $0.hash == hash && FcPatternEqual($0.request, sizeless) != 0 }) {
-            FcPatternDestroy(sizeless)
+        let choice = chosen.first { $0.hash == hash && FcPatternEqual($0.request, sizeless) != 0 }
+        // What is kept as the key when this request is scored.
+        var key: OpaquePointer? = sizeless
+        if let sizes {
+            key = nil
+            if choice == nil {
+                key = FcPatternDuplicate(request)
+                copiedKeys += 1
+            }
+            Self.put(sizes, back: request)
+        }
+        if let choice {
+            if let key { FcPatternDestroy(key) }
             return FcFontRenderPrepare(nil, request, choice.font)
         }
+        guard let key else { return nil }
         scoredMatches += 1
         var result = FcResultNoMatch
         guard let match = FcFontMatch(nil, request, &result) else {
-            FcPatternDestroy(sizeless)
+            FcPatternDestroy(key)
             return nil
         }
         if let font = Self.installedFont(like: match), !Self.families(of: font).contains(where: sizedFamilies.contains)
         {
             FcPatternReference(font)
-            chosen.append((hash, sizeless, font))
+            chosen.append((hash, key, font))
         } else {
-            FcPatternDestroy(sizeless)
+            FcPatternDestroy(key)
         }
         return match
+    }
+
+    /// Takes `size` and `pixelsize` out of a pattern and returns their values, in order; nil
+    /// (and the pattern as it was) unless each is a number bound strongly, as
+    /// `FcPatternAddDouble` puts it back.
+    private static func takeSizes(from pattern: OpaquePointer) -> [(object: String, values: [Double])]? {
+        var sizes: [(object: String, values: [Double])] = []
+        for object in ["size", "pixelsize"] {
+            var values: [Double] = []
+            var value = FcValue()
+            var binding = FcValueBindingStrong
+            while FcPatternGetWithBinding(pattern, object, Int32(values.count), &value, &binding) == FcResultMatch {
+                guard value.type == FcTypeDouble, binding == FcValueBindingStrong else { return nil }
+                values.append(value.u.d)
+            }
+            sizes.append((object, values))
+        }
+        for size in sizes { FcPatternDel(pattern, size.object) }
+        return sizes
+    }
+
+    /// Puts back what `takeSizes(from:)` took.
+    private static func put(_ sizes: [(object: String, values: [Double])], back pattern: OpaquePointer) {
+        for size in sizes {
+            for value in size.values { FcPatternAddDouble(pattern, size.object, value) }
+        }
     }
 
     /// The installed font a match was prepared from: the same file and face index.

@@ -22,7 +22,7 @@ extension FontSet {
         guard baseline.isFinite, abs(baseline) < 30_000 else { return }
         forEachRun(in: text) { run, bytes in
             guard penX < visible.upperBound + slack else { return false }
-            let font = faces[run.face]
+            let font = activeFont(run.face)
             if run.isShaped {
                 // The glyphs and their specs on the stack, for a run of ordinary length.
                 let width = withShapedGlyphs(bytes, face: run.face, rightToLeft: run.isRightToLeft) { glyphs in

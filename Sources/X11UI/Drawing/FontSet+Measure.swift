@@ -27,14 +27,15 @@ extension FontSet {
                 withShapedGlyphs(bytes, face: run.face, rightToLeft: run.isRightToLeft) { glyphs in
                     for glyph in glyphs {
                         var id = FT_UInt(glyph.glyph)
-                        XftGlyphExtents(connection.display, faces[run.face], &id, 1, &extents)
+                        XftGlyphExtents(connection.display, activeFont(run.face), &id, 1, &extents)
                         add(Self.box(extents, x: penX + glyph.offset.x, baseline: ascent - glyph.offset.y))
                         penX += glyph.advance
                     }
                 }
                 return true
             }
-            XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
+            let font = activeFont(run.face)
+            XftTextExtentsUtf8(connection.display, font, bytes.baseAddress, Int32(bytes.count), &extents)
             add(Self.box(extents, x: penX, baseline: ascent))
             penX += Double(extents.xOff)
             return true
@@ -75,9 +76,10 @@ extension FontSet {
         if !Self.drawsNothing(scalar) {
             let face = faceIndex(for: scalar)
             if face >= 0 {
-                var glyph = XftCharIndex(connection.display, faces[face], scalar.value)
+                let font = activeFont(face)
+                var glyph = XftCharIndex(connection.display, font, scalar.value)
                 var extents = XGlyphInfo()
-                XftGlyphExtents(connection.display, faces[face], &glyph, 1, &extents)
+                XftGlyphExtents(connection.display, font, &glyph, 1, &extents)
                 advance = Double(extents.xOff)
             }
         }
@@ -98,7 +100,7 @@ extension FontSet {
         }
         if run.isShaped { return shapedAdvance(of: bytes, run: run) }
         var extents = XGlyphInfo()
-        XftTextExtentsUtf8(connection.display, faces[run.face], bytes.baseAddress, Int32(bytes.count), &extents)
+        XftTextExtentsUtf8(connection.display, activeFont(run.face), bytes.baseAddress, Int32(bytes.count), &extents)
         return Double(extents.xOff)
     }
 }

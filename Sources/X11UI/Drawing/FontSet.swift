@@ -124,6 +124,15 @@ final class FontSet: TextMeasuring {
         lineHeight = ascent + descent
     }
 
+    /// The Xft font of face `index` with its size made the active one of its FreeType face,
+    /// which the sizes of one font file share (see `FontFace`): for every Xft call that may
+    /// load glyphs or lock the face. (`faces` serves the calls that read only the font's
+    /// pattern and character set, such as `XftCharExists`.)
+    func activeFont(_ index: Int) -> UnsafeMutablePointer<XftFont> {
+        fontFaces[index].activate()
+        return faces[index]
+    }
+
     isolated deinit {
         // Shaping fonts exist only if HarfBuzz was loaded, so this never loads it.
         if !shapingFonts.isEmpty, let harfBuzz = HarfBuzz.shared {

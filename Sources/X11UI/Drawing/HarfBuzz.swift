@@ -71,7 +71,7 @@ extension FontSet {
         guard let harfBuzz = HarfBuzz.shared else {
             return unshaped(bytes, face: face, rightToLeft: rightToLeft).withUnsafeBufferPointer(body)
         }
-        let font = faces[face]
+        let font = activeFont(face)
         guard let ftFace = XftLockFace(font) else { return body(none) }
         defer { XftUnlockFace(font) }
         var shaping: (font: OpaquePointer, xScale: Int)
@@ -142,9 +142,10 @@ extension FontSet {
         let glyphs = String(decoding: bytes, as: UTF8.self).unicodeScalars.compactMap { scalar -> ShapedGlyph? in
             defer { offset += UTF8.width(scalar) }
             guard !Self.drawsNothing(scalar) else { return nil }
-            var glyph = XftCharIndex(connection.display, faces[face], scalar.value)
+            let font = activeFont(face)
+            var glyph = XftCharIndex(connection.display, font, scalar.value)
             var extents = XGlyphInfo()
-            XftGlyphExtents(connection.display, faces[face], &glyph, 1, &extents)
+            XftGlyphExtents(connection.display, font, &glyph, 1, &extents)
             return ShapedGlyph(glyph: glyph, advance: Double(extents.xOff), offset: .zero, cluster: offset)
         }
         return rightToLeft ? glyphs.reversed() : glyphs
