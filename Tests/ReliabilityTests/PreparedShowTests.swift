@@ -31,12 +31,17 @@ final class PreparedShowTests {
     var toolTipWindow: ServerProbe.WindowInfo? { app.toolTips.windowID.flatMap { probe.info($0.rawValue) } }
 
     /// Rests the pointer on `view` and lets the delay pass but its last millisecond: the early
-    /// wake has come and gone.
-    func restUntilJustBeforeTheDeadline(on view: View) {
+    /// wake has come and gone. Returns the requests it made.
+    @discardableResult
+    func restUntilJustBeforeTheDeadline(on view: View) -> Int {
         harness.move(to: harness.center(of: view))
-        harness.wait(39)
+        let before = app.connection.nextRequestSerial
+        harness.clock.advance(by: .milliseconds(39))
+        let requests = Int(app.connection.nextRequestSerial - before)
+        harness.settle()
         #expect(!app.toolTips.isShowing)
         #expect(probe.mappedPopups().isEmpty)
+        return requests
     }
 
     /// Lets the last millisecond pass; returns the requests the show made.
@@ -67,17 +72,25 @@ final class PreparedShowTests {
         #expect(probe.mappedPopups().isEmpty)
     }
 
-    @Test func theWindowIsReadyBeforeTheDeadlineAndTheShowIsAConfigureAndAMap() throws {
-        restUntilJustBeforeTheDeadline(on: source)
+    @Test func theWindowIsPaintedBeforeTheDeadlineAndTheShowIsAConfigureAndAMap() throws {
+        let early = restUntilJustBeforeTheDeadline(on: source)
         let ready = try #require(toolTipWindow, "the tooltip window is made at the early wake")
         #expect(!ready.isMapped)
-        #expect(ready.frame.width > 100 && ready.frame.y > 40, "placed below the source: \(ready)")
+        #expect(early > 5, "made, shaped and painted before the deadline: \(early) requests")
 
         let requests = reachTheDeadline()
         #expect(app.toolTips.shownText == "Made ready before its deadline")
         #expect(requests == 2, "configure and map: \(requests) requests")
         let shown = try #require(probe.mappedPopups().first)
-        #expect(shown.frame == ready.frame, "it shows where it was made ready")
+        let frame = try #require(source.frameOnScreen)
+        #expect(Double(shown.frame.y) >= frame.maxY, "below the source: \(shown)")
+        leave()
+
+        // Shown again with the same text: nothing to do at the early wake, and the show is
+        // the same two requests, as the floor's.
+        #expect(restUntilJustBeforeTheDeadline(on: source) == 0, "no request before the deadline")
+        #expect(reachTheDeadline() == 2)
+        #expect(try #require(probe.mappedPopups().first).frame == shown.frame)
     }
 
     @Test func aPreparedShowLooksLikeAnUnpreparedOne() throws {

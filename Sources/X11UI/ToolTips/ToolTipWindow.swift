@@ -65,9 +65,9 @@ final class ToolTipWindow {
         if !isShown, let prepared, prepared == Prepared(request, on: application), let host, host.native != nil,
             let geometry
         {
-            // Made ready a moment ago (`prepare`): the window holds this tooltip, sized, shaped
-            // and painted. The show is a configure (it raises the window again, in case another
-            // went above it meanwhile) and the map, as any show of content the buffer holds.
+            // Made ready a moment ago (`prepare`): the buffer holds this tooltip, sized, shaped
+            // and painted. The show is the configure (the window's place and size, raised) and
+            // the map, as any show of content the buffer holds.
             self.prepared = nil
             host.setFrame(geometry.windowFrame)
             isShown = true
@@ -95,7 +95,8 @@ final class ToolTipWindow {
             wanted != prepared
         else { return }
         prepared = nil
-        lay(request)
+        // The frame goes to the server with the map: until then the window keeps its old one.
+        lay(request, sendingFrame: false)
         prepared = wanted
         application.connection.flush()
     }
@@ -103,7 +104,7 @@ final class ToolTipWindow {
     /// Everything a show does but the map: the content measured and placed, the window's
     /// frame, name, owner and shape, its buffer painted.
     @discardableResult
-    private func lay(_ request: Request) -> ToolTipHostWindow {
+    private func lay(_ request: Request, sendingFrame: Bool = true) -> ToolTipHostWindow {
         let host = ensureHost()
         let style = request.style
         let frame = Frame(style: style, scale: application.scale, composited: host.isTranslucent)
@@ -119,7 +120,7 @@ final class ToolTipWindow {
         let (geometryChanged, outlineChanged) = adopt(geometry)
         updateWindowState(
             host, geometry: geometry, view: view, owner: request.owner?.rawValue ?? 0, frame: frame,
-            geometryChanged: geometryChanged, outlineChanged: outlineChanged)
+            geometryChanged: geometryChanged, outlineChanged: outlineChanged, sendingFrame: sendingFrame)
         var paint: PaintedContent?
         if case .text(let string) = request.content, let outline {
             paint = PaintedContent(
@@ -194,9 +195,11 @@ final class ToolTipWindow {
     /// The window's frame, name, owner and outline; each request only when it changed.
     private func updateWindowState(
         _ host: ToolTipHostWindow, geometry: ToolTipGeometry, view: View, owner: UInt, frame: Frame,
-        geometryChanged: Bool, outlineChanged: Bool
+        geometryChanged: Bool, outlineChanged: Bool, sendingFrame: Bool
     ) {
-        if geometryChanged || !isShown { host.setFrame(geometry.windowFrame) }
+        if geometryChanged || !isShown {
+            if sendingFrame { host.setFrame(geometry.windowFrame) } else { host.adoptFrame(geometry.windowFrame) }
+        }
         // A text tooltip's plain text is its label's (no tree to walk, no string joined).
         text = view === textLabel ? textLabel.text : Self.plainText(of: view)
         if windowName != text {

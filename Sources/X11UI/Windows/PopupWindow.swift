@@ -41,11 +41,19 @@ open class PopupWindow: Window {
 
     /// Moves and resizes the popup in one request, and raises it.
     public override func setFrame(_ frame: Rect) {
+        native?.setFrame(adoptFrame(frame), raise: true)
+    }
+
+    /// Takes `frame` as the popup's place and size (its views lay out and its buffer paints at
+    /// that size) without telling the server yet: the next `setFrame` does. Returns the frame
+    /// as the popup has it (whole pixels, at least one pixel a side).
+    @discardableResult
+    func adoptFrame(_ frame: Rect) -> Rect {
         let rect = frame.validated.integral
         let newSize = Self.windowSize(rect.size, scale: 1)
         screenOrigin = rect.origin
         requestedPosition = rect.origin
         if newSize != size { setSizeWithoutRequest(newSize) }
-        native?.setFrame(Rect(origin: rect.origin, size: newSize), raise: true)
+        return Rect(origin: rect.origin, size: newSize)
     }
 }
