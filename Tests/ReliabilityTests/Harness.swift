@@ -71,13 +71,13 @@ final class Harness {
     }
 
     /// A key press (by keysym) on the window.
-    func key(_ keysym: UInt, shift: Bool = false) {
+    func key(_ keysym: UInt, shift: Bool = false, control: Bool = false) {
         var event = XEvent()
         time += 7
         event.xkey.type = KeyPress
         event.xkey.window = window?.windowID?.rawValue ?? 0
         event.xkey.keycode = UInt32(XKeysymToKeycode(probe.display, keysym))
-        event.xkey.state = shift ? UInt32(ShiftMask) : 0
+        event.xkey.state = (shift ? UInt32(ShiftMask) : 0) | (control ? UInt32(ControlMask) : 0)
         event.xkey.time = time
         event.xkey.same_screen = 1
         _ = app.handle(event)

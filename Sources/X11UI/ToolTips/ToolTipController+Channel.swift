@@ -56,6 +56,15 @@ extension ToolTipController: WindowInteraction {
             // The views of an open click tooltip whose source has focus come first (Tab enters
             // them).
             if contentKeyPressed(key, in: window) { return true }
+            if Self.isHelpKey(key) {
+                // The focused view's own tooltip: its first hover tooltip, else its first click one.
+                let own = heard.filter { interaction, event in
+                    if case .keyPressed = event { return interaction.view === context.focused }
+                    return false
+                }
+                let toolTip = own.first { $0.0.trigger == .hover } ?? own.first
+                return helpKeyPressed(for: toolTip?.0)
+            }
             let toggled = heard.first { interaction, event in
                 if case .keyPressed = event, interaction.trigger == .click, interaction.view === context.focused {
                     return true
@@ -195,6 +204,30 @@ extension ToolTipController: WindowInteraction {
         default:
             return false
         }
+    }
+
+    /// Ctrl+F1, GTK's key for the focused widget's tooltip.
+    static func isHelpKey(_ event: KeyEvent) -> Bool {
+        event.key == .other(0xffbe) && event.modifiers.contains(.control)
+            && event.modifiers.isDisjoint(with: [.shift, .alt])
+    }
+
+    /// Ctrl+F1 on the focused view: shows its tooltip at once, placed at the view as for
+    /// keyboard focus (after Escape hid it, say, or for a view focused by a click), or hides it
+    /// when it is the one shown. Returns whether the view has a tooltip (the key is then used
+    /// up).
+    func helpKeyPressed(for interaction: ToolTipInteraction?) -> Bool {
+        resolvedAnswer = nil  // a key may change what the delegate answers
+        guard let interaction, interaction.isEnabled, let view = interaction.view, view.isVisibleInWindow,
+            let frame = view.frameOnScreen
+        else { return false }
+        if machine.shown?.interaction == interaction.id {
+            feed(.dismiss(interaction.id))
+        } else {
+            remember(interaction)
+            feed(.present(source(interaction, region: frame, anchor: .focus)))
+        }
+        return true
     }
 
     /// Focus moved to the view of `toolTip` (the first hover tooltip of the focused view), or to
