@@ -77,17 +77,18 @@ final class PreparedShowTests {
         let ready = try #require(toolTipWindow, "the tooltip window is made at the early wake")
         #expect(!ready.isMapped)
         #expect(early > 5, "made, shaped and painted before the deadline: \(early) requests")
+        let frame = try #require(source.frameOnScreen)
+        #expect(Double(ready.frame.y) >= frame.maxY, "placed below the source before the deadline: \(ready)")
 
         let requests = reachTheDeadline()
         #expect(app.toolTips.shownText == "Made ready before its deadline")
         #expect(requests == 2, "configure and map: \(requests) requests")
         let shown = try #require(probe.mappedPopups().first)
-        let frame = try #require(source.frameOnScreen)
-        #expect(Double(shown.frame.y) >= frame.maxY, "below the source: \(shown)")
+        #expect(shown.frame == ready.frame, "shown where it was made ready")
         leave()
 
-        // Shown again with the same text: nothing to do at the early wake, and the show is
-        // the same two requests, as the floor's.
+        // Shown again with the same text in the same place: nothing to do at the early wake,
+        // and the show is the same two requests, as the floor's.
         #expect(restUntilJustBeforeTheDeadline(on: source) == 0, "no request before the deadline")
         #expect(reachTheDeadline() == 2)
         #expect(try #require(probe.mappedPopups().first).frame == shown.frame)
@@ -180,5 +181,23 @@ final class PreparedShowTests {
             (shown.frame.x...shown.frame.x + shown.frame.width).contains(pointer.x)
             && (shown.frame.y...shown.frame.y + shown.frame.height).contains(pointer.y)
         #expect(!covers, "the tooltip \(shown) keeps clear of the pointer at \(pointer)")
+    }
+
+    @Test func aTimerArmedForAnEarlierSourcePreparesNothingLongBeforeTheNextDeadline() throws {
+        // Resting on one source, then on another before the first's delay is over: the timer
+        // armed for the first stays and wakes 39 ms in, 21 ms before the second's deadline.
+        harness.move(to: harness.center(of: other))
+        harness.clock.advance(by: .milliseconds(20))
+        harness.move(to: harness.center(of: source))
+        let before = app.connection.nextRequestSerial
+        harness.clock.advance(by: .milliseconds(19) + .microseconds(500))
+        #expect(app.connection.nextRequestSerial == before, "nothing made ready 20 ms early")
+        #expect(app.toolTips.windowID == nil)
+        // Its own early wake makes it ready; its deadline shows it.
+        harness.clock.advance(by: .milliseconds(20))
+        #expect(app.toolTips.windowID != nil)
+        #expect(!app.toolTips.isShowing)
+        #expect(reachTheDeadline() == 2)
+        #expect(app.toolTips.shownText == "Made ready before its deadline")
     }
 }

@@ -96,8 +96,11 @@ extension ToolTipController {
     /// pointer moves on, a key, a click) decides as it would have; a prepared window that is
     /// not shown after all stays unmapped.
     private func prepareShow(due deadline: MonotonicInstant) {
-        guard !presenter.isShown, machine.showing == nil, machine.question == nil,
-            let pending = machine.pending, pending.deadline == deadline, pending.source.anchor != .focus,
+        // Only on the wake just before this deadline: a timer armed for an earlier one (the
+        // pointer moved on to another source since) wakes long before it.
+        guard deadline - scheduler.now <= scheduler.earlyWake * 2, !presenter.isShown, machine.showing == nil,
+            machine.question == nil, let pending = machine.pending, pending.deadline == deadline,
+            pending.source.anchor != .focus,
             let answer = resolvedAnswer, case .text = answer.configuration.content, answer.configuration.hasContent,
             let interaction = answer.interaction.value, interaction.id == pending.source.interaction,
             let view = interaction.view, let window = view.window, window.isVisible, view.isVisibleInWindow,

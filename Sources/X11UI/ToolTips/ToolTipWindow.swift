@@ -20,6 +20,8 @@ final class ToolTipWindow {
     private var outline: Outline?
     /// The show the hidden window was made ready for (see `prepare`).
     private var prepared: Prepared?
+    /// The frame last sent to the server.
+    private var sentFrame: Rect?
 
     /// A tooltip's outline in window coordinates: the same wherever the window is.
     private struct Outline: Equatable {
@@ -65,9 +67,9 @@ final class ToolTipWindow {
         if !isShown, let prepared, prepared == Prepared(request, on: application), let host, host.native != nil,
             let geometry
         {
-            // Made ready a moment ago (`prepare`): the buffer holds this tooltip, sized, shaped
-            // and painted. The show is the configure (the window's place and size, raised) and
-            // the map, as any show of content the buffer holds.
+            // Made ready a moment ago (`prepare`): the window holds this tooltip, placed, sized,
+            // shaped and painted. The show is the configure (raising it, in case another window
+            // went above it meanwhile) and the map, as any show of content the buffer holds.
             self.prepared = nil
             host.setFrame(geometry.windowFrame)
             isShown = true
@@ -95,8 +97,7 @@ final class ToolTipWindow {
             wanted != prepared
         else { return }
         prepared = nil
-        // The frame goes to the server with the map: until then the window keeps its old one.
-        lay(request, sendingFrame: false)
+        lay(request, preparing: true)
         prepared = wanted
         application.connection.flush()
     }
@@ -104,7 +105,7 @@ final class ToolTipWindow {
     /// Everything a show does but the map: the content measured and placed, the window's
     /// frame, name, owner and shape, its buffer painted.
     @discardableResult
-    private func lay(_ request: Request, sendingFrame: Bool = true) -> ToolTipHostWindow {
+    private func lay(_ request: Request, preparing: Bool = false) -> ToolTipHostWindow {
         let host = ensureHost()
         let style = request.style
         let frame = Frame(style: style, scale: application.scale, composited: host.isTranslucent)
@@ -120,7 +121,7 @@ final class ToolTipWindow {
         let (geometryChanged, outlineChanged) = adopt(geometry)
         updateWindowState(
             host, geometry: geometry, view: view, owner: request.owner?.rawValue ?? 0, frame: frame,
-            geometryChanged: geometryChanged, outlineChanged: outlineChanged, sendingFrame: sendingFrame)
+            geometryChanged: geometryChanged, outlineChanged: outlineChanged, preparing: preparing)
         var paint: PaintedContent?
         if case .text(let string) = request.content, let outline {
             paint = PaintedContent(
@@ -195,10 +196,20 @@ final class ToolTipWindow {
     /// The window's frame, name, owner and outline; each request only when it changed.
     private func updateWindowState(
         _ host: ToolTipHostWindow, geometry: ToolTipGeometry, view: View, owner: UInt, frame: Frame,
-        geometryChanged: Bool, outlineChanged: Bool, sendingFrame: Bool
+        geometryChanged: Bool, outlineChanged: Bool, preparing: Bool
     ) {
-        if geometryChanged || !isShown {
-            if sendingFrame { host.setFrame(geometry.windowFrame) } else { host.adoptFrame(geometry.windowFrame) }
+        if preparing {
+            // Moved now, so that the server does that work before the deadline; not configured
+            // again where the server has it already (the show's configure raises it).
+            if geometry.windowFrame != sentFrame {
+                host.setFrame(geometry.windowFrame)
+                sentFrame = geometry.windowFrame
+            } else {
+                host.adoptFrame(geometry.windowFrame)
+            }
+        } else if geometryChanged || !isShown {
+            host.setFrame(geometry.windowFrame)  // a show raises the window
+            sentFrame = geometry.windowFrame
         }
         // A text tooltip's plain text is its label's (no tree to walk, no string joined).
         text = view === textLabel ? textLabel.text : Self.plainText(of: view)
@@ -251,6 +262,7 @@ final class ToolTipWindow {
         painted = nil
         outline = nil
         prepared = nil
+        sentFrame = nil
         windowName = nil
         transientFor = 0
     }
@@ -267,6 +279,7 @@ final class ToolTipWindow {
         painted = nil
         outline = nil
         prepared = nil
+        sentFrame = nil
         windowName = nil
         transientFor = 0
     }
