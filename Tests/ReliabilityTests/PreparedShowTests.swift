@@ -77,21 +77,34 @@ final class PreparedShowTests {
         let ready = try #require(toolTipWindow, "the tooltip window is made at the early wake")
         #expect(!ready.isMapped)
         #expect(early > 5, "made, shaped and painted before the deadline: \(early) requests")
-        let frame = try #require(source.frameOnScreen)
-        #expect(Double(ready.frame.y) >= frame.maxY, "placed below the source before the deadline: \(ready)")
-
         let requests = reachTheDeadline()
         #expect(app.toolTips.shownText == "Made ready before its deadline")
         #expect(requests == 2, "configure and map: \(requests) requests")
-        let shown = try #require(probe.mappedPopups().first)
-        #expect(shown.frame == ready.frame, "shown where it was made ready")
+        let first = try #require(probe.mappedPopups().first)
+        let frame = try #require(source.frameOnScreen)
+        #expect(Double(first.frame.y) >= frame.maxY, "below the source: \(first)")
         leave()
 
         // Shown again with the same text in the same place: nothing to do at the early wake,
         // and the show is the same two requests, as the floor's.
         #expect(restUntilJustBeforeTheDeadline(on: source) == 0, "no request before the deadline")
         #expect(reachTheDeadline() == 2)
-        #expect(try #require(probe.mappedPopups().first).frame == shown.frame)
+        #expect(try #require(probe.mappedPopups().first).frame == first.frame)
+        leave()
+
+        // Resting further along the source, where the tooltip follows the pointer: the hidden
+        // window is moved at the early wake, and the show is the same two requests.
+        let center = harness.center(of: source)
+        harness.move(to: Point(x: center.x + 50, y: center.y))
+        let before = app.connection.nextRequestSerial
+        harness.clock.advance(by: .milliseconds(39))
+        #expect(app.connection.nextRequestSerial - before == 1, "the move, before the deadline")
+        harness.settle()
+        let moved = try #require(toolTipWindow)
+        #expect(!moved.isMapped)
+        #expect(moved.frame.x > first.frame.x, "moved along with the pointer: \(moved) vs \(first)")
+        #expect(reachTheDeadline() == 2)
+        #expect(try #require(probe.mappedPopups().first).frame == moved.frame)
     }
 
     @Test func aPreparedShowLooksLikeAnUnpreparedOne() throws {

@@ -72,6 +72,7 @@ final class ToolTipWindow {
             // went above it meanwhile) and the map, as any show of content the buffer holds.
             self.prepared = nil
             host.setFrame(geometry.windowFrame)
+            sentFrame = geometry.windowFrame
             isShown = true
             host.show()
             application.connection.flush()
@@ -200,8 +201,10 @@ final class ToolTipWindow {
     ) {
         if preparing {
             // Moved now, so that the server does that work before the deadline; not configured
-            // again where the server has it already (the show's configure raises it).
-            if geometry.windowFrame != sentFrame {
+            // again where the server has it already (the show's configure raises it), nor when
+            // it was made just now (its show's configure places it: a first show stays within
+            // the 25 requests of the budget).
+            if let sent = sentFrame, geometry.windowFrame != sent {
                 host.setFrame(geometry.windowFrame)
                 sentFrame = geometry.windowFrame
             } else {
