@@ -25,7 +25,12 @@ struct DesktopIntegrationTests {
             application: display.app)
         display.show(window)
         display.movePointer(to: button)
-        #expect(display.run(until: { display.app.toolTips.isShowing }, timeout: .seconds(3)))
+        // Mapped on the server: the frame the show sent with the map is the window's (the
+        // window itself was made before the deadline, at another size).
+        #expect(
+            display.run(
+                until: { display.app.toolTips.isShowing && !display.probe.mappedPopups().isEmpty },
+                timeout: .seconds(3)))
         let tipID = display.app.toolTips.windowID
         let tip = try #require(display.probe.info(tipID)?.rect)
         let frame = try #require(display.probe.info(window.windowID)?.rect)
@@ -78,7 +83,8 @@ struct DesktopIntegrationTests {
             application: display.app)
         display.show(window)
         display.movePointer(to: view)
-        #expect(display.run(until: { toolTips.isShowing }, timeout: .seconds(3)))
+        #expect(
+            display.run(until: { toolTips.isShowing && !display.probe.mappedPopups().isEmpty }, timeout: .seconds(3)))
         let tip = try #require(display.probe.info(toolTips.windowID)?.rect)
         #expect(display.probe.pixel(tip.midX, tip.maxY - 3) == 0x202020)
     }

@@ -42,6 +42,7 @@ final class NativeWindowTests {
         let id = try #require(popup.windowID)
         let info = try #require(probe.info(id))
         #expect(info.isOverrideRedirect && info.isMapped)
+        #expect(info.rect == Frame(x: 40, y: 40, width: 60, height: 30), "made where setFrame put it: \(info)")
         // Xvfb has a 32-bit TrueColor visual with alpha: the popup is made on it.
         #expect(popup.isTranslucent && info.depth == 32)
         let errors = display.app.protocolErrorCount

@@ -41,7 +41,9 @@ open class PopupWindow: Window {
 
     /// Moves and resizes the popup in one request, and raises it.
     public override func setFrame(_ frame: Rect) {
-        native?.setFrame(adoptFrame(frame), raise: true)
+        // Taken even before the X window exists: it is made with this frame.
+        let adopted = adoptFrame(frame)
+        native?.setFrame(adopted, raise: true)
     }
 
     /// Takes `frame` as the popup's place and size (its views lay out and its buffer paints at
