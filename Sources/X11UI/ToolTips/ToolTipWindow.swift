@@ -71,8 +71,7 @@ final class ToolTipWindow {
             // shaped and painted. The show is the configure (raising it, in case another window
             // went above it meanwhile) and the map, as any show of content the buffer holds.
             self.prepared = nil
-            host.setFrame(geometry.windowFrame)
-            sentFrame = geometry.windowFrame
+            send(geometry.windowFrame, to: host)
             isShown = true
             host.show()
             application.connection.flush()
@@ -205,14 +204,12 @@ final class ToolTipWindow {
             // it was made just now (its show's configure places it: a first show stays within
             // the 25 requests of the budget).
             if let sent = sentFrame, geometry.windowFrame != sent {
-                host.setFrame(geometry.windowFrame)
-                sentFrame = geometry.windowFrame
+                send(geometry.windowFrame, to: host)
             } else {
                 host.adoptFrame(geometry.windowFrame)
             }
         } else if geometryChanged || !isShown {
-            host.setFrame(geometry.windowFrame)  // a show raises the window
-            sentFrame = geometry.windowFrame
+            send(geometry.windowFrame, to: host)  // a show raises the window
         }
         // A text tooltip's plain text is its label's (no tree to walk, no string joined).
         text = view === textLabel ? textLabel.text : Self.plainText(of: view)
@@ -231,6 +228,12 @@ final class ToolTipWindow {
             shapeMask().apply(
                 outline, size: geometry.windowFrame.size, to: host.xid, inputOnly: frame.composited)
         }
+    }
+
+    /// Moves, resizes and raises the window, and notes the frame the server now has.
+    private func send(_ frame: Rect, to host: ToolTipHostWindow) {
+        host.setFrame(frame)
+        sentFrame = frame
     }
 
     /// Paints the back buffer, unless it already shows `paint` (the same text in the same
