@@ -34,8 +34,7 @@ final class DictionaryScriptLabelTests {
         let fonts = self.fonts
         for scalar in text.unicodeScalars where scalar != " " {
             let index = fonts.faceIndex(for: scalar)
-            let face = fonts.faces[index]
-            #expect(FcCharSetHasChar(face.pointee.charset, scalar.value) != 0, "no font has U+\(scalar.value)")
+            #expect(fonts.fontFaces[index].has(scalar.value), "no font has U+\(scalar.value)")
         }
         let label = Label(text)
         label.preferredWidth = width

@@ -117,7 +117,7 @@ final class TextMetricsTests {
     }
 
     func glyph(_ scalar: UInt32, face: Int) -> UInt32 {
-        XftCharIndex(display.app.connection.display, fonts.faces[face], scalar)
+        fonts.fontFaces[face].glyph(for: scalar)
     }
 
     @Test func devanagariVowelSignsAreDrawnBeforeTheirConsonantAndConjunctsJoin() throws {

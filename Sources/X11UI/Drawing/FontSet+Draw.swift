@@ -47,13 +47,15 @@ extension FontSet {
                 penX += width
                 return true
             }
-            var extents = XGlyphInfo()
-            XftTextExtentsUtf8(connection.display, font, bytes.baseAddress, Int32(bytes.count), &extents)
-            defer { penX += Double(extents.xOff) }
-            guard penX + Double(extents.xOff) > visible.lowerBound - slack else { return true }
-            XftDrawStringUtf8(
-                draw, color, font, Int32(clamping: Int(penX)), Int32(clamping: Int(baseline)), bytes.baseAddress,
-                Int32(bytes.count))
+            withGlyphs(of: bytes, face: run.face) { glyphs in
+                var extents = XGlyphInfo()
+                XftGlyphExtents(connection.display, font, glyphs.baseAddress, Int32(glyphs.count), &extents)
+                defer { penX += Double(extents.xOff) }
+                guard penX + Double(extents.xOff) > visible.lowerBound - slack else { return }
+                XftDrawGlyphs(
+                    draw, color, font, Int32(clamping: Int(penX)), Int32(clamping: Int(baseline)), glyphs.baseAddress,
+                    Int32(glyphs.count))
+            }
             return true
         }
     }

@@ -29,7 +29,7 @@ extension FontSet {
     /// `faceLookups`, as callers cache the answer, a miss included.
     private func lookUpFace(for value: UInt32) -> Int {
         faceLookups += 1
-        if let index = faces.firstIndex(where: { XftCharExists(connection.display, $0, value) != 0 }) {
+        if let index = fontFaces.firstIndex(where: { $0.has(value) }) {
             return index
         }
         guard connection.isUsable, let face = openFallback(for: value) else { return -1 }
@@ -57,7 +57,7 @@ extension FontSet {
             FcPatternAddBool(pattern, "scalable", 1)
         }
         guard let face = FontFace.open(pattern: pattern, connection: connection, library: library) else { return nil }
-        guard XftCharExists(connection.display, face.font, value) != 0, !color || Self.isColor(face.font) else {
+        guard face.has(value), !color || Self.isColor(face.font) else {
             return nil
         }
         return face
@@ -69,7 +69,7 @@ extension FontSet {
         let value = scalar.value
         if let cached = colorFaceCache[value] { return cached < 0 ? faceIndex(for: scalar) : Int(cached) }
         faceLookups += 1
-        var index = faces.firstIndex { Self.isColor($0) && XftCharExists(connection.display, $0, value) != 0 } ?? -1
+        var index = fontFaces.firstIndex { Self.isColor($0.font) && $0.has(value) } ?? -1
         if index < 0, connection.isUsable, let face = openFallback(for: value, color: true) { index = adopt(face) }
         colorFaceCache[value] = Int32(index)
         return index < 0 ? faceIndex(for: scalar) : index

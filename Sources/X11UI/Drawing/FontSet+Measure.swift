@@ -34,8 +34,7 @@ extension FontSet {
                 }
                 return true
             }
-            let font = activeFont(run.face)
-            XftTextExtentsUtf8(connection.display, font, bytes.baseAddress, Int32(bytes.count), &extents)
+            extents = glyphExtents(of: bytes, face: run.face)
             add(Self.box(extents, x: penX, baseline: ascent))
             penX += Double(extents.xOff)
             return true
@@ -76,10 +75,9 @@ extension FontSet {
         if !Self.drawsNothing(scalar) {
             let face = faceIndex(for: scalar)
             if face >= 0 {
-                let font = activeFont(face)
-                var glyph = XftCharIndex(connection.display, font, scalar.value)
+                var glyph = fontFaces[face].glyph(for: scalar.value)
                 var extents = XGlyphInfo()
-                XftGlyphExtents(connection.display, font, &glyph, 1, &extents)
+                XftGlyphExtents(connection.display, activeFont(face), &glyph, 1, &extents)
                 advance = Double(extents.xOff)
             }
         }
@@ -99,8 +97,33 @@ extension FontSet {
             return advance
         }
         if run.isShaped { return shapedAdvance(of: bytes, run: run) }
+        return Double(glyphExtents(of: bytes, face: run.face).xOff)
+    }
+
+    /// The extents of a run drawn one glyph per character (`XftTextExtentsUtf8`).
+    func glyphExtents(of bytes: UnsafeBufferPointer<UInt8>, face: Int) -> XGlyphInfo {
         var extents = XGlyphInfo()
-        XftTextExtentsUtf8(connection.display, activeFont(run.face), bytes.baseAddress, Int32(bytes.count), &extents)
-        return Double(extents.xOff)
+        withGlyphs(of: bytes, face: face) { glyphs in
+            XftGlyphExtents(connection.display, activeFont(face), glyphs.baseAddress, Int32(glyphs.count), &extents)
+        }
+        return extents
+    }
+
+    /// The glyphs of a run's characters in face `face`, one per character, as Xft's UTF-8 calls
+    /// look them up; a run is at most a few hundred bytes, so they sit on the stack.
+    func withGlyphs<Result>(
+        of bytes: UnsafeBufferPointer<UInt8>, face: Int, _ body: (UnsafeBufferPointer<FT_UInt>) -> Result
+    ) -> Result {
+        let fontFace = fontFaces[face]
+        return withUnsafeTemporaryAllocation(of: FT_UInt.self, capacity: max(1, bytes.count)) { glyphs in
+            var count = 0
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                glyphs.initializeElement(at: count, to: fontFace.glyph(for: scalar.value))
+                count += 1
+            }
+            return body(UnsafeBufferPointer(start: glyphs.baseAddress, count: count))
+        }
     }
 }

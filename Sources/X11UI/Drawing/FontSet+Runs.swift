@@ -143,7 +143,7 @@ extension FontSet {
         let current = runs.current
         if face != current.face, current.face >= 0, !current.isShaped,
             scalar.properties.generalCategory == .nonspacingMark,
-            XftCharExists(connection.display, faces[current.face], scalar.value) != 0
+            fontFaces[current.face].has(scalar.value)
         {
             face = current.face
         } else if !current.isShaped {

@@ -127,7 +127,7 @@ final class FontSet: TextMeasuring {
     /// The Xft font of face `index` with its size made the active one of its FreeType face,
     /// which the sizes of one font file share (see `FontFace`): for every Xft call that may
     /// load glyphs or lock the face. (`faces` serves the calls that read only the font's
-    /// pattern and character set, such as `XftCharExists`.)
+    /// pattern; characters are looked up with `FontFace.has(_:)` and `glyph(for:)`.)
     func activeFont(_ index: Int) -> UnsafeMutablePointer<XftFont> {
         fontFaces[index].activate()
         return faces[index]

@@ -142,10 +142,9 @@ extension FontSet {
         let glyphs = String(decoding: bytes, as: UTF8.self).unicodeScalars.compactMap { scalar -> ShapedGlyph? in
             defer { offset += UTF8.width(scalar) }
             guard !Self.drawsNothing(scalar) else { return nil }
-            let font = activeFont(face)
-            var glyph = XftCharIndex(connection.display, font, scalar.value)
+            var glyph = fontFaces[face].glyph(for: scalar.value)
             var extents = XGlyphInfo()
-            XftGlyphExtents(connection.display, font, &glyph, 1, &extents)
+            XftGlyphExtents(connection.display, activeFont(face), &glyph, 1, &extents)
             return ShapedGlyph(glyph: glyph, advance: Double(extents.xOff), offset: .zero, cluster: offset)
         }
         return rightToLeft ? glyphs.reversed() : glyphs
