@@ -134,6 +134,21 @@ import Testing
         #expect(image.pixel(x: 2, y: 1) == .clear)
     }
 
+    @Test func anImageWrittenOnlyAsAWindowIconIsNotKeptDecoded() throws {
+        let path = file(try pngBytes())
+        defer { unlink(path) }
+        let image = try Image(contentsOfFile: path)
+        // Decoded for the icon's entry and freed: the same entry each time.
+        let entry = try #require(image.windowIconData)
+        #expect(!image.isDecoded)
+        #expect(entry.count == 2 + 3 * 2 && entry[2] == 0xffff_0000)
+        #expect(image.windowIconData == entry)
+        // Drawn (or read), it is decoded once and kept.
+        #expect(image.pixel(x: 0, y: 0) == Color(rgb: 0xff0000))
+        #expect(image.isDecoded)
+        #expect(image.windowIconData == entry)
+    }
+
     @Test func damagedPixelDataShowsTransparentAtTheHeadersSize() throws {
         let bytes = try pngBytes()
         let path = file(Array(bytes.prefix(40)))  // the header, and a cut first data chunk

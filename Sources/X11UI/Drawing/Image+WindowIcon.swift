@@ -14,6 +14,11 @@ extension Image {
         let height = Int(size.height)
         guard width > 0, height > 0, width <= Self.largestWindowIconSide, height <= Self.largestWindowIconSide
         else { return nil }
+        return withPixels { Self.windowIconData(of: $0, width: width, height: height) }
+    }
+
+    /// A cairo image surface's pixels in the `_NET_WM_ICON` layout.
+    private static func windowIconData(of surface: OpaquePointer, width: Int, height: Int) -> [Int]? {
         // PNGs without alpha load as RGB24 (whose top byte is undefined): paint those into ARGB32.
         var pixels = surface
         if cairo_image_surface_get_format(surface) != CAIRO_FORMAT_ARGB32 {
@@ -36,7 +41,7 @@ extension Image {
             let row = UnsafeRawPointer(data.advanced(by: y * stride))
             for x in 0..<width {
                 let pixel = row.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                values.append(Int(Self.unpremultiplied(pixel)))
+                values.append(Int(unpremultiplied(pixel)))
             }
         }
         return values

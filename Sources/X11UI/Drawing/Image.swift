@@ -4,8 +4,9 @@ internal import Glibc
 /// A bitmap image from a PNG file, or drawn in code, held in memory.
 ///
 /// A PNG file is read and its header checked when the image is made; its pixels are decoded
-/// the first time they are needed (drawn, read, or written as a window icon), so images a
-/// program makes at start cost no decoding before its window is on screen.
+/// the first time they are drawn or read, so images a program makes at start cost no decoding
+/// before its window is on screen. An image only written as a window icon is decoded for that
+/// and not kept: its pixels live on in the X server's property.
 ///
 /// ```swift
 /// let cart = Image.asset("cart")       // assets/cart.png
@@ -17,13 +18,32 @@ public final class Image {
     /// use; owned.
     var surface: OpaquePointer {
         if let decoded { return decoded }
-        let surface = decode()
+        let surface = decodePNG() ?? transparent()
         decoded = surface
+        png = nil
         return surface
     }
     private var decoded: OpaquePointer?
-    /// The PNG file's bytes until they are decoded.
+    /// Whether the pixels are held decoded.
+    var isDecoded: Bool { decoded != nil }
+    /// The PNG file's bytes until they are decoded and kept (`surface`).
     private var png: [UInt8]?
+
+    /// Calls `body` with the pixels, without keeping them decoded: an image not decoded yet
+    /// is decoded for the call and freed after. Pixels read once, as a window icon's are when
+    /// the icon is written, then cost no memory while the program runs.
+    func withPixels<Result>(_ body: (OpaquePointer) -> Result) -> Result {
+        if decoded == nil, png != nil {
+            if let surface = decodePNG() {
+                defer { cairo_surface_destroy(surface) }
+                return body(surface)
+            }
+            // Damaged: warned about once, then kept as the transparent image it shows as.
+            decoded = transparent()
+            png = nil
+        }
+        return body(surface)
+    }
     /// The file the PNG came from, for the warning when its pixels cannot be decoded.
     private let path: String?
     /// A number unique among images, for caches keyed by image.
@@ -86,13 +106,12 @@ public final class Image {
         return bytes
     }
 
-    /// Decodes the PNG read at init; a transparent surface of the image's size when cairo
-    /// cannot (damaged pixel data, or a size or format other than the header said).
-    private func decode() -> OpaquePointer {
+    /// Decodes the PNG read at init; nil, with a warning, when cairo cannot (damaged pixel
+    /// data, or a size or format other than the header said) or there is no PNG.
+    private func decodePNG() -> OpaquePointer? {
         let width = Int32(size.width)
         let height = Int32(size.height)
-        if var bytes = png {
-            png = nil
+        if let bytes = png {
             var reader = (bytes: UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
             let surface = bytes.withUnsafeBytes { buffer -> OpaquePointer? in
                 reader.bytes = buffer
@@ -113,7 +132,6 @@ public final class Image {
                         }, closure)
                 }
             }
-            bytes = []
             if let surface {
                 if cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
                     cairo_image_surface_get_width(surface) == width, cairo_image_surface_get_height(surface) == height
@@ -124,7 +142,12 @@ public final class Image {
             }
             Log.warning("\(X11UIError.imageUnreadable(path: path ?? "")): its pixel data is damaged; shown transparent")
         }
-        return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
+        return nil
+    }
+
+    /// A transparent surface of the image's size, for pixels that cannot be decoded.
+    private func transparent() -> OpaquePointer {
+        cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height))
     }
 
     /// An image drawn with `DrawContext` calls into a transparent bitmap of `size` pixels.
