@@ -122,9 +122,15 @@ extension ServerProbe.WindowInfo {
 /// first short read (`String(contentsOfFile:)` does) sees only the first 4 KB, which under
 /// AddressSanitizer is its shadow memory's mappings, not the libraries.
 public func memoryMap(ofProcess pid: Int32? = nil) -> String? {
-    let path = pid.map { "/proc/\($0)/maps" } ?? "/proc/self/maps"
+    guard let maps = procFile("maps", ofProcess: pid) else { return nil }
+    return maps.contains("libX11") ? maps : nil
+}
+
+/// A file of a process's /proc directory (`maps`, `smaps`, `status`), read to its end; nil
+/// when it cannot be read.
+public func procFile(_ name: String, ofProcess pid: Int32? = nil) -> String? {
+    let path = pid.map { "/proc/\($0)/\(name)" } ?? "/proc/self/\(name)"
     guard let file = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? file.close() }
-    let maps = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
-    return maps.contains("libX11") ? maps : nil
+    return (try? file.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
 }

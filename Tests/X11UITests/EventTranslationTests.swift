@@ -716,3 +716,61 @@ private let unnamedKeysyms: [UInt] = [
         #expect(EventTranslator.key(forKeysym: 0x20) != .character(" "))
     }
 }
+
+/// `EventTranslator.text(forKeysym:modifiers:)`: the text a key types, as XLookupString makes it
+/// for Latin-1, and Unicode keysyms as their character. (Every key of a real keyboard is
+/// compared with XLookupString itself in `KeyTranslationTests`.)
+@Suite struct KeyTextTests {
+    private let control = UInt32(ControlMask)
+
+    @Test func charactersTypeThemselves() {
+        #expect(EventTranslator.text(forKeysym: 0x61, modifiers: 0) == "a")
+        #expect(EventTranslator.text(forKeysym: 0xe9, modifiers: 0) == "é")
+        #expect(EventTranslator.text(forKeysym: 0x20, modifiers: 0) == " ")
+    }
+
+    @Test func unicodeKeysymsTypeTheirCharacterInAnyScript() {
+        #expect(EventTranslator.text(forKeysym: 0x0100_0430, modifiers: 0) == "а")  // Cyrillic a
+        #expect(EventTranslator.text(forKeysym: 0x0100_20ac, modifiers: 0) == "€")
+        #expect(EventTranslator.text(forKeysym: 0x0101_f600, modifiers: 0) == "😀")
+        #expect(EventTranslator.text(forKeysym: 0x0100_d800, modifiers: 0) == "", "a surrogate is no character")
+    }
+
+    @Test func editingAndKeypadKeysTypeWhatXlibGivesThem() {
+        let expected: [(UInt, String)] = [
+            (0xff08, "\u{8}"), (0xff09, "\t"), (0xff0d, "\r"), (0xff1b, "\u{1b}"), (0xffff, "\u{7f}"),
+            (0xff80, " "), (0xff8d, "\r"), (0xffaa, "*"), (0xffab, "+"), (0xffad, "-"), (0xffae, "."),
+            (0xffaf, "/"), (0xffb0, "0"), (0xffb9, "9"), (0xffbd, "="),
+        ]
+        for (keysym, text) in expected {
+            #expect(EventTranslator.text(forKeysym: keysym, modifiers: 0) == text, "\(String(keysym, radix: 16))")
+        }
+        // Arrows, function keys, modifiers and Insert type nothing.
+        for keysym: UInt in [0xff51, 0xffbe, 0xffe1, 0xff63, 0xff9e] {
+            #expect(EventTranslator.text(forKeysym: keysym, modifiers: 0) == "")
+        }
+    }
+
+    @Test func deadKeysTypeTheirSpacingAccentWhereLatin1HasOne() {
+        #expect(EventTranslator.text(forKeysym: 0xfe50, modifiers: 0) == "`")
+        #expect(EventTranslator.text(forKeysym: 0xfe51, modifiers: 0) == "\u{B4}")
+        #expect(EventTranslator.text(forKeysym: 0xfe57, modifiers: 0) == "\u{A8}")
+        #expect(EventTranslator.text(forKeysym: 0xfe5b, modifiers: 0) == "\u{B8}")
+        #expect(EventTranslator.text(forKeysym: 0xfe52, modifiers: 0) == "^")
+        #expect(EventTranslator.text(forKeysym: 0xfe5a, modifiers: 0) == "", "caron")
+    }
+
+    @Test func controlMakesControlCharacters() {
+        #expect(EventTranslator.text(forKeysym: 0x61, modifiers: control) == "\u{1}")
+        #expect(EventTranslator.text(forKeysym: 0x41, modifiers: control) == "\u{1}")
+        #expect(EventTranslator.text(forKeysym: 0x20, modifiers: control) == "\u{0}")
+        #expect(EventTranslator.text(forKeysym: 0x32, modifiers: control) == "\u{0}")
+        #expect(EventTranslator.text(forKeysym: 0x33, modifiers: control) == "\u{1b}")
+        #expect(EventTranslator.text(forKeysym: 0x37, modifiers: control) == "\u{1f}")
+        #expect(EventTranslator.text(forKeysym: 0x38, modifiers: control) == "\u{7f}")
+        #expect(EventTranslator.text(forKeysym: 0x2f, modifiers: control) == "\u{1f}")
+        #expect(EventTranslator.text(forKeysym: 0x31, modifiers: control) == "1")
+        #expect(EventTranslator.text(forKeysym: 0xe9, modifiers: control) == "é")
+        #expect(EventTranslator.text(forKeysym: 0x0100_0430, modifiers: control) == "")
+    }
+}

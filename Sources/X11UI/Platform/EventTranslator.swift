@@ -76,7 +76,7 @@ struct EventTranslator {
             return .selectionClear(window: event.xselectionclear.window, selection: event.xselectionclear.selection)
         case MappingNotify:
             // The keyboard or modifier mapping changed (another layout, xmodmap): Xlib's copy
-            // is refreshed, as its manual asks of every client, so XLookupString stays right.
+            // is refreshed, as its manual asks of every client, so key lookups stay right.
             XRefreshKeyboardMapping(&event.xmapping)
             return .other(type: event.type, window: event.xany.window)
         case PropertyNotify:
@@ -115,14 +115,9 @@ struct EventTranslator {
     }
 
     private func key(_ event: inout XKeyEvent) -> KeyEvent {
-        var buffer = [CChar](repeating: 0, count: 32)
-        var keysym: KeySym = 0
-        let count = XLookupString(&event, &buffer, Int32(buffer.count - 1), &keysym, nil)
-        let bytes = buffer.prefix(Int(max(0, count))).map { UInt8(bitPattern: $0) }
-        // XLookupString produces Latin-1.
-        let text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        let (keysym, text) = Self.translate(&event)
         return KeyEvent(
-            window: event.window, key: Self.key(forKeysym: UInt(keysym)), text: text,
+            window: event.window, key: Self.key(forKeysym: keysym), text: text,
             modifiers: Modifiers(rawValue: event.state & 0x1FFF),
             location: Point(x: Double(event.x), y: Double(event.y)), time: event.time)
     }

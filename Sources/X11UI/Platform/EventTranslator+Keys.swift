@@ -1,0 +1,106 @@
+internal import CX11
+internal import CX11Internal
+
+/// A key event's keysym and text.
+///
+/// `XLookupString` would give both, but under XKEYBOARD its first call sets up Xlib's locale
+/// converters: it reads the X locale database and brings 0.2 MB of Xlib's code and tables into
+/// memory, to turn a keysym into text. X11UI asks Xlib only for the keysym
+/// (`XkbLookupKeySym`, which applies the keyboard's groups and shift levels, or the core
+/// mapping without XKEYBOARD) and makes the text itself, as `XLookupString` does for Latin-1:
+/// Caps Lock where the key's type leaves it, control characters with Control (from another
+/// layout group when the key is not ASCII in this one), the keypad's
+/// digits and operators, Return, Tab, BackSpace, Escape and Delete as their control
+/// characters, and dead keys as their spacing accents. Keysyms that name a Unicode character
+/// (0x0100_0000 + U) give that character, in any script.
+extension EventTranslator {
+    /// The keysym and the text of a key press.
+    static func translate(_ event: inout XKeyEvent) -> (keysym: UInt, text: String) {
+        var consumed: UInt32 = 0
+        var keysym: KeySym = 0
+        guard
+            XkbLookupKeySym(event.display, KeyCode(truncatingIfNeeded: event.keycode), event.state, &consumed, &keysym)
+                != 0
+        else { return (0, "") }
+        var modifiers = event.state & ~consumed
+        if modifiers & UInt32(ControlMask) != 0, keysym > 0x7f, cx11_xkb_in_use(event.display) != 0 {
+            // Control on a key that is not ASCII in this group (Control-C on a Russian
+            // layout): the first other group where the key is ASCII, as XLookupString's
+            // control fallback does. Groups past the key's own wrap onto those tried.
+            let group = (event.state >> 13) & 0x3
+            for other in UInt32(0)..<4 where other != group {
+                var otherConsumed: UInt32 = 0
+                var otherKeysym: KeySym = 0
+                let state = other << 13 | event.state & 0xff
+                if XkbLookupKeySym(
+                    event.display, KeyCode(truncatingIfNeeded: event.keycode), state, &otherConsumed, &otherKeysym)
+                    != 0, otherKeysym < 0x7f
+                {
+                    keysym = otherKeysym
+                    modifiers = state & ~otherConsumed
+                    break
+                }
+            }
+        }
+        if modifiers & UInt32(LockMask) != 0 {
+            // Caps Lock the key's type did not use (a letter's type makes it the shift
+            // level): the upper case, as XLookupString gives.
+            var lower: KeySym = 0
+            var upper: KeySym = 0
+            XConvertCase(keysym, &lower, &upper)
+            keysym = upper
+        }
+        return (UInt(keysym), text(forKeysym: UInt(keysym), modifiers: modifiers))
+    }
+
+    /// The text a keysym types with `modifiers` (those the keyboard's mapping left unused).
+    static func text(forKeysym keysym: UInt, modifiers: UInt32) -> String {
+        guard let scalar = scalar(forKeysym: keysym) else { return "" }
+        guard modifiers & UInt32(ControlMask) != 0 else { return String(Character(scalar)) }
+        // With Control, a character of one byte in Latin-1 becomes its control character
+        // (XkbToControl); any other gives no text.
+        let value = scalar.value
+        guard value <= 0xff else { return "" }
+        let control: UInt32
+        switch value {
+        case 0x40..<0x7f, 0x20: control = value & 0x1f
+        case 0x32: control = 0  // Control-2
+        case 0x33...0x37: control = value - 0x33 + 0x1b  // Control-3 … Control-7
+        case 0x38: control = 0x7f  // Control-8
+        case 0x2f: control = 0x1f  // Control-/
+        default: control = value
+        }
+        return String(Character(Unicode.Scalar(UInt8(control))))
+    }
+
+    /// The character a keysym stands for: Latin-1 and Unicode keysyms, the keys Xlib gives a
+    /// control character or a keypad character, and dead keys as their spacing accents; nil
+    /// for keys that type nothing.
+    static func scalar(forKeysym keysym: UInt) -> Unicode.Scalar? {
+        switch keysym {
+        case 0x20...0x7e, 0xa0...0xff:
+            return Unicode.Scalar(UInt8(keysym))
+        case 0x0100_0000...0x0110_ffff:
+            return Unicode.Scalar(UInt32(keysym - 0x0100_0000))
+        case 0xff80:  // KP_Space
+            return " "
+        case 0xff08...0xff0b, 0xff0d, 0xff1b, 0xff89, 0xff8d, 0xffaa...0xffb9, 0xffbd, 0xffff:
+            // BackSpace, Tab, Linefeed, Clear, Return, Escape, KP_Tab, KP_Enter, the keypad's
+            // operators and digits, KP_Equal, Delete: the keysym's low seven bits.
+            return Unicode.Scalar(UInt8(keysym & 0x7f))
+        case 0xfe50...0xfe5f:
+            return deadKeyAccents[Int(keysym - 0xfe50)]
+        default:
+            return nil
+        }
+    }
+
+    /// The spacing accents of the dead keys XLookupString turns into Latin-1 text
+    /// (`dead_grave` 0xfe50 … `dead_semivoiced_sound` 0xfe5f): grave, acute, circumflex, tilde,
+    /// macron, diaeresis, ring (as the degree sign) and cedilla; nil for the others, whose
+    /// accents are not in Latin-1.
+    private static let deadKeyAccents: [Unicode.Scalar?] = [
+        "`", "\u{B4}", "^", "~", "\u{AF}", nil, nil, "\u{A8}",  // grave … diaeresis
+        "\u{B0}", nil, nil, "\u{B8}", nil, nil, nil, nil,  // abovering … semivoiced_sound
+    ]
+}
