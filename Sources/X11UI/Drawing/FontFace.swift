@@ -107,23 +107,23 @@ final class FontFace {
                 let coverage =
                     FcPatternGetCharSet(match, "charset", 0, &charset) == FcResultMatch
                     ? charset.flatMap { FcCharSetCopy($0) } : nil
-                let empty = coverage != nil ? FcCharSetCreate() : nil
-                if let empty {
+                var replaced = false
+                if coverage != nil, let empty = FcCharSetCreate() {
                     FcPatternDel(match, "charset")
-                    FcPatternAddCharSet(match, "charset", empty)
+                    FcPatternAddCharSet(match, "charset", empty)  // the pattern takes a reference
                     FcCharSetDestroy(empty)
+                    replaced = true
                 }
                 if let font = XftFontOpenPattern(connection.display, match) {
-                    let ownTable = empty == nil
-                    if ownTable, let coverage { FcCharSetDestroy(coverage) }
+                    if !replaced, let coverage { FcCharSetDestroy(coverage) }
                     return FontFace(
                         font: font, connection: connection, shared: shared, size: size,
-                        coverage: ownTable ? nil : coverage)
+                        coverage: replaced ? coverage : nil)
                 }
                 FT_Done_Size(size)
                 FcPatternDel(match, "ftface")
                 if let coverage {
-                    if empty != nil {
+                    if replaced {
                         FcPatternDel(match, "charset")
                         FcPatternAddCharSet(match, "charset", coverage)
                     }
