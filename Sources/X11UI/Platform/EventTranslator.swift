@@ -4,7 +4,7 @@ internal import CX11
 struct EventTranslator {
     /// The extensions' event numbers, once asked for (none of their events come before).
     let extensions: () -> Extensions?
-    /// The display events come from; filled into events that lack it (XLookupString reads it).
+    /// The display events come from; filled into events that lack it (key translation reads it).
     let display: OpaquePointer
 
     init(extensions: @escaping () -> Extensions?, display: OpaquePointer) {

@@ -92,7 +92,9 @@ public struct ViewButtonEvent: Sendable {
 public struct ViewKeyEvent: Sendable {
     /// The key.
     public var key: Key
-    /// The text the key produces (may be empty).
+    /// The text the key types (may be empty): its character, as `XLookupString` gives it for
+    /// Latin-1, and any character a layout gives as a Unicode keysym; with Control, the control
+    /// character (Control-A is U+0001); `"\r"`, `"\t"`, `"\u{1B}"` for Return, Tab and Escape.
     public var text: String
     /// Modifiers held.
     public var modifiers: Modifiers
