@@ -77,11 +77,8 @@ extension EventTranslator {
     /// control character or a keypad character, and dead keys as their spacing accents; nil
     /// for keys that type nothing.
     static func scalar(forKeysym keysym: UInt) -> Unicode.Scalar? {
+        if let scalar = characterScalar(forKeysym: keysym) { return scalar }
         switch keysym {
-        case 0x20...0x7e, 0xa0...0xff:
-            return Unicode.Scalar(UInt8(keysym))
-        case 0x0100_0000...0x0110_ffff:
-            return Unicode.Scalar(UInt32(keysym - 0x0100_0000))
         case 0xff80:  // KP_Space
             return " "
         case 0xff08...0xff0b, 0xff0d, 0xff1b, 0xff89, 0xff8d, 0xffaa...0xffb9, 0xffbd, 0xffff:
@@ -92,6 +89,16 @@ extension EventTranslator {
             return deadKeyAccents[Int(keysym - 0xfe50)]
         default:
             return nil
+        }
+    }
+
+    /// The character a Latin-1 keysym (the character's own value) or a Unicode keysym
+    /// (0x0100_0000 + U) names; nil for other keysyms and for surrogates.
+    static func characterScalar(forKeysym keysym: UInt) -> Unicode.Scalar? {
+        switch keysym {
+        case 0x20...0x7e, 0xa0...0xff: return Unicode.Scalar(UInt8(keysym))
+        case 0x0100_0000...0x0110_ffff: return Unicode.Scalar(UInt32(keysym - 0x0100_0000))
+        default: return nil
         }
     }
 

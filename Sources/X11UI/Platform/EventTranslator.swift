@@ -140,10 +140,8 @@ struct EventTranslator {
         case 0xff57, 0xff9c: return .end
         case 0xff55, 0xff9a: return .pageUp
         case 0xff56, 0xff9b: return .pageDown
-        case 0x21...0x7e, 0xa0...0xff:
-            return Unicode.Scalar(UInt32(keysym)).map { .character(Character($0)) } ?? .other(keysym)
-        case 0x0100_0000...0x0110_ffff:
-            return Unicode.Scalar(UInt32(keysym - 0x0100_0000)).map { .character(Character($0)) } ?? .other(keysym)
+        case 0x21...0x7e, 0xa0...0xff, 0x0100_0000...0x0110_ffff:
+            return characterScalar(forKeysym: keysym).map { .character(Character($0)) } ?? .other(keysym)
         default: return .other(keysym)
         }
     }

@@ -261,16 +261,7 @@ final class ToolTipWindow {
     /// Destroys the window and its resources.
     func destroy() {
         hide()
-        mask = nil
-        host?.close()
-        host = nil
-        geometry = nil
-        painted = nil
-        outline = nil
-        prepared = nil
-        sentFrame = nil
-        windowName = nil
-        transientFor = 0
+        forgetWindow()
     }
 
     /// Another client destroyed the window: forget it; the next show makes a new one.
@@ -278,6 +269,12 @@ final class ToolTipWindow {
     /// `isShown` stays set so that the hide that follows is a real one, reported to the
     /// inspector like any other (with no window left to unmap).
     func windowWasDestroyed() {
+        forgetWindow()
+    }
+
+    /// Closes the host window and forgets everything noted about it: what the next show sends
+    /// starts from nothing.
+    private func forgetWindow() {
         host?.close()
         host = nil
         mask = nil
