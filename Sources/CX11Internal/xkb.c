@@ -2,8 +2,6 @@
 #include <X11/XKBlib.h>
 #include "CX11Internal.h"
 
-int cx11_xkb_ignore(int ignore) { return XkbIgnoreExtension(ignore ? True : False) ? 1 : 0; }
-
 int cx11_xkb_in_use(Display *display) {
     LockDisplay(display);
     int in_use = !(display->flags & XlibDisplayNoXkb) && display->xkb_info != NULL;

@@ -6,9 +6,42 @@
 
 #include <X11/Xlib.h>
 
-/// Whether the next XOpenDisplay calls skip XKEYBOARD's set-up (XkbIgnoreExtension, process
-/// wide); returns 0 when XKB_FORCE overrides it.
-int cx11_xkb_ignore(int ignore);
+/// Where a display's server listens, as libxcb will connect to it: a local socket's path (its
+/// abstract name is the same path after a NUL) and a TCP port; NULL path or port 0 for none.
+struct cx11_server_address {
+    const char *unix_path;
+    int tcp_port;
+};
+
+/// How cx11_open_display ended when it returned NULL.
+enum cx11_open_failure {
+    /// XOpenDisplay failed: nothing listens there, the server refused (libxcb writes its
+    /// reason to standard error), or it closed the connection during the setup (as a server
+    /// resetting when its last client left does).
+    CX11_OPEN_FAILED = 1,
+    /// The deadline passed before the display was open.
+    CX11_OPEN_TIMED_OUT = 2,
+    /// The connection failed after the setup, while XOpenDisplay waited for a reply.
+    CX11_OPEN_LOST = 3,
+};
+
+struct cx11_open_result {
+    /// A cx11_open_failure when NULL was returned, else 0.
+    int failure;
+    /// Whether XKEYBOARD's set-up was skipped on the display returned (see cx11_xkb_use).
+    int xkb_deferred;
+};
+
+/// XOpenDisplay with a deadline: when the server has not completed the connection (setup and
+/// XOpenDisplay's own replies) within `timeout_ms`, the sockets made meanwhile that lead to
+/// `address` (NULL: any) are shut down and NULL is returned (see open.c). With `defer_xkb`,
+/// XKEYBOARD's set-up is skipped for this display only (unless XKB_FORCE is set).
+Display *cx11_open_display(const char *name, long timeout_ms, const struct cx11_server_address *address, int defer_xkb,
+                           struct cx11_open_result *result);
+
+/// Installs Xlib's I/O error handler: during cx11_open_display it ends the open on its thread;
+/// otherwise it calls `handler`. Returns the handler installed before (NULL if it was this one).
+XIOErrorHandler cx11_set_io_error_handler(XIOErrorHandler handler);
 
 /// Starts using XKEYBOARD on a display opened while it was ignored: XkbUseExtension (two
 /// round trips) and the display's "no XKB" flag cleared, so that key translation goes through

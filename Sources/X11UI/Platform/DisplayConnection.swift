@@ -39,12 +39,13 @@ final class DisplayConnection {
     /// Resources X11UI created on a borrowed display; their errors are X11UI's to swallow.
     private var ownedResources: Set<UInt> = []
 
-    /// How long a server may take to answer the connection setup, unless the program or
-    /// `X11UI_CONNECT_TIMEOUT` (seconds) says otherwise.
+    /// How long a server may take to complete the connection (its setup and the replies
+    /// `XOpenDisplay` waits for), unless the program or `X11UI_CONNECT_TIMEOUT` (seconds) says
+    /// otherwise.
     static let defaultConnectTimeout = Duration.seconds(5)
 
-    /// Opens a display by name (nil or empty: `$DISPLAY`), giving up when its server does not
-    /// answer the connection setup within `timeout` (nil: `X11UI_CONNECT_TIMEOUT` or the default).
+    /// Opens a display by name (nil or empty: `$DISPLAY`), giving up when its server has not
+    /// completed the connection within `timeout` (nil: `X11UI_CONNECT_TIMEOUT` or the default).
     convenience init(name requested: String?, timeout requestedTimeout: Duration? = nil) throws(X11UIError) {
         let name = (requested?.isEmpty == false ? requested : nil) ?? Environment.value("DISPLAY") ?? ""
         guard !name.isEmpty else { throw X11UIError.noDisplay }
@@ -53,42 +54,8 @@ final class DisplayConnection {
         }
         let timeout = requestedTimeout ?? seconds.map { .milliseconds(Int64($0 * 1000)) } ?? Self.defaultConnectTimeout
         XErrorTrap.install()
-        // Xlib writes a server's refusal ("No protocol specified", or whatever a hostile server
-        // sends) raw to standard error; it is held back, and the reason becomes part of the
-        // one-line error. The reason itself comes from the probe's own setup answer, not from
-        // what was captured: another thread may write to standard error meanwhile.
-        var captured = ""
-        var probeRefusal: String?
-        var xkbDeferred = false
-        let opened = try DisplayProbe.check(name, timeout: timeout) { outcome throws(X11UIError) -> OpaquePointer? in
-            switch outcome {
-            case .answered: break
-            case .refused(let reason): probeRefusal = reason
-            case .timedOut, .closed: throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
-            case .garbled: throw X11UIError.cannotOpenDisplay(name: name)
-            }
-            var display: OpaquePointer?
-            captured = StandardErrorCapture.during {
-                // XKEYBOARD's set-up (two round trips) waits until the first window is on
-                // screen (`useDeferredKeyboardExtension`); the setting is process-wide, so it
-                // is restored at once.
-                xkbDeferred = cx11_xkb_ignore(1) != 0
-                display = XOpenDisplay(name)
-                if xkbDeferred { _ = cx11_xkb_ignore(0) }
-            }
-            return display
-        }
-        guard let display = opened else {
-            let reason = probeRefusal?.trimmingWhitespace ?? ""
-            if reason.isEmpty {
-                // What Xlib said, if anything, is not lost (one escaped line).
-                let said = String(captured.trimmingWhitespace)
-                if !said.isEmpty { Log.warning(said) }
-                throw X11UIError.cannotOpenDisplay(name: name)
-            }
-            throw X11UIError.connectionRefused(name: name, reason: String(reason.prefix(256)))
-        }
-        if !captured.isEmpty { Log.warning(captured) }
+        let opened = try DisplayOpener.open(name, timeout: timeout)
+        let display = opened.display
         // The atoms' requests go first, unanswered; the RENDER check's round trip brings their
         // replies along (one round trip for both).
         let atoms = Atoms.Pending(display: display, screen: XDefaultScreen(display))
@@ -98,7 +65,7 @@ final class DisplayConnection {
             throw X11UIError.unsupportedDisplay(name: name, reason: reason)
         }
         self.init(display: display, owns: true, name: name, atoms: atoms)
-        keyboardExtensionDeferred = xkbDeferred && cx11_xkb_in_use(display) == 0
+        keyboardExtensionDeferred = opened.keyboardExtensionDeferred && cx11_xkb_in_use(display) == 0
     }
 
     /// Why X11UI cannot draw on a display, or nil when it can.

@@ -1,4 +1,5 @@
 internal import CX11
+internal import CX11Internal
 
 /// Routes Xlib's process-wide error callbacks to the connection they concern.
 ///
@@ -17,7 +18,9 @@ enum XErrorTrap {
         guard !installed else { return }
         installed = true
         previousErrorHandler = XSetErrorHandler(protocolErrorHandler)
-        previousIOErrorHandler = XSetIOErrorHandler(ioErrorHandler)
+        // Through open.c's handler, which ends an open in progress on its thread instead
+        // (DisplayOpener) and passes every other I/O error on to this one.
+        previousIOErrorHandler = cx11_set_io_error_handler(ioErrorHandler)
     }
 
     // MARK: - Protocol errors
