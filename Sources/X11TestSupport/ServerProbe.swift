@@ -401,6 +401,16 @@ extension ServerProbe {
         XSync(display, 0)
     }
 
+    /// Sets a format-32 property of the root window, as a window manager sets `_NET_WORKAREA`.
+    public func setRootLongs(_ name: String, type: String = "CARDINAL", _ values: [Int]) {
+        _ = values.withUnsafeBytes { raw in
+            XChangeProperty(
+                display, root, atom(name), atom(type), 32, PropModeReplace,
+                raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(values.count))
+        }
+        XSync(display, 0)
+    }
+
     /// Sets the X resources (the RESOURCE_MANAGER property, as `xrdb` does) that programs read
     /// when they connect: `"Xft.dpi:\t192\n"`.
     public func setResources(_ text: String) {

@@ -10,7 +10,9 @@ final class ProtocolProxyTests {
     let server: XvfbServer
 
     init() throws {
-        server = try XvfbServer(width: 320, height: 240)
+        // Large enough for the sample scene's window: one larger than its screen is made to fit
+        // it, which asks the window manager's work area first (a round trip before the map).
+        server = try XvfbServer(width: 1280, height: 800)
     }
 
     deinit { server.stop() }

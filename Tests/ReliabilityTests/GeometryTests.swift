@@ -35,7 +35,11 @@ struct GeometryTests {
             container.addSubview(view)
             views.append((name, view))
         }
-        harness.show(container, size: Size(width: w, height: h))
+        let window = harness.show(container, size: Size(width: w, height: h))
+        // A window is made to fit its monitor; this one is to span them all, as the program
+        // may make it by resizing it.
+        window.resize(to: Size(width: w, height: h))
+        harness.settle()
         let screens = monitors ?? [Frame(x: 0, y: 0, width: width, height: height)]
         for (name, view) in views {
             harness.probe.movePointer(to: width / 2, height / 2)
@@ -82,7 +86,8 @@ struct GeometryTests {
         let wide = block(400, 60, toolTip: "Mostly on the right monitor")
         wide.frame = Rect(x: 600, y: 200, width: 400, height: 60)  // 100 px left, 300 px right
         container.addSubview(wide)
-        harness.show(container, size: Size(width: 1400, height: 600))
+        harness.show(container, size: Size(width: 1400, height: 600)).resize(to: Size(width: 1400, height: 600))
+        harness.settle()
         harness.probe.movePointer(to: 680, 230)  // the pointer on the left monitor's part
         #expect(harness.run(until: { harness.app.toolTips.isShowing }))
         let tip = try #require(harness.toolTipFrame)

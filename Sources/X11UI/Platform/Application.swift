@@ -72,8 +72,9 @@ public final class Application {
     ///
     /// - Parameters:
     ///   - displayName: the display to open (`":0"`); nil or empty uses `$DISPLAY`.
-    ///   - connectTimeout: how long the server may take to answer the connection setup; nil
-    ///     uses `X11UI_CONNECT_TIMEOUT` (seconds) when set, else 5 seconds.
+    ///   - connectTimeout: how long the server may take to complete the connection (the setup
+    ///     and the replies `XOpenDisplay` waits for); nil uses `X11UI_CONNECT_TIMEOUT` (seconds)
+    ///     when set, else 5 seconds.
     /// - Throws: `X11UIError.noDisplay`, `.cannotOpenDisplay(name:)` or
     ///   `.displayNotAnswering(name:timeout:)`, naming the display.
     public convenience init(displayName: String? = nil, connectTimeout: Duration? = nil) throws(X11UIError) {

@@ -38,6 +38,13 @@ struct Atoms {
     let cardinal: UInt
     let window: UInt
     let wmClientMachine: UInt
+    // The desktop's settings and work area (XSettings.swift, ScreenInfo.swift).
+    /// `_XSETTINGS_S<screen>`: owned by the running settings manager, if any.
+    let xsettingsSelection: UInt
+    let xsettingsSettings: UInt
+    let manager: UInt
+    let netWorkArea: UInt
+    let netCurrentDesktop: UInt
 
     /// The names interned, in the order of the `next()` calls in `init(_:)`.
     static func names(screen: Int32) -> [String] {
@@ -47,7 +54,8 @@ struct Atoms {
             "_NET_WM_STATE", "UTF8_STRING", "CLIPBOARD", "TARGETS", "TEXT", "INCR",
             "X11UI_SELECTION", "_NET_WM_CM_S\(screen)",
             "_NET_WM_PING", "_NET_WM_ICON", "_NET_WM_USER_TIME", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN",
-            "_NET_STARTUP_INFO",
+            "_NET_STARTUP_INFO", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS", "MANAGER", "_NET_WORKAREA",
+            "_NET_CURRENT_DESKTOP",
         ]
     }
 
@@ -128,6 +136,11 @@ struct Atoms {
         netStartupID = next()
         netStartupInfoBegin = next()
         netStartupInfo = next()
+        xsettingsSelection = next()
+        xsettingsSettings = next()
+        manager = next()
+        netWorkArea = next()
+        netCurrentDesktop = next()
         // Predefined atoms (X11/Xatom.h) need no round trip.
         wmName = XA_WM_NAME
         wmClass = XA_WM_CLASS

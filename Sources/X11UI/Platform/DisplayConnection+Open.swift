@@ -54,20 +54,20 @@ enum DisplayOpener {
                 throw X11UIError.cannotOpenDisplay(name: name)
             }
             if !said.isEmpty {
-                // libxcb wrote the refusal to standard error, where another thread may have
+                // libxcb wrote a refusal to standard error, where another thread may have
                 // written too: the server is asked again, by X11UI, and its own words are the
-                // reason (they are what was said, unless Xlib's authorization was refused for
-                // something else).
+                // reason (what Xlib's authorization got may differ: it is kept as a warning).
                 let asked = address?.refusal(until: min(deadline, MonotonicInstant.now() + .seconds(1)))
                 switch asked {
-                case .unreachable:
-                    Log.warning(said)  // no server: what was written is not a refusal
-                    throw X11UIError.cannotOpenDisplay(name: name)
                 case .refused(let reason):
                     if !said.contains(reason) { Log.warning(said) }
                     throw X11UIError.connectionRefused(name: name, reason: String(reason.prefix(256)))
-                case .notRefused, nil:
-                    throw X11UIError.connectionRefused(name: name, reason: String(said.prefix(256)))
+                case .unreachable, .notRefused, nil:
+                    // No server, one that does not refuse (garbage, or an acceptance), or a name
+                    // X11UI cannot reach itself: what was written is no refusal X11UI heard,
+                    // but it is not lost.
+                    Log.warning(said)
+                    throw X11UIError.cannotOpenDisplay(name: name)
                 }
             }
             // Nothing said: no server there, or one that closed the connection without a word. A

@@ -87,6 +87,41 @@ final class ScreenInfo {
         return result
     }
 
+    /// The room a new top-level window of `frame` (its requested place and size) has: the work
+    /// area of the current desktop (`_NET_WORKAREA`, the screen less the panels a window manager
+    /// keeps clear) within the monitor it opens on (the one holding its top-left corner, else
+    /// the one it overlaps most). Nil when the window fits its monitor, which asks the server
+    /// nothing. Until the monitors are known (RandR is asked once the first window is on screen:
+    /// asked before, it would delay that window's map by its round trips) the screen stands for
+    /// the monitor.
+    func room(for frame: Rect) -> Rect? {
+        let all = override.flatMap { $0.isEmpty ? nil : $0 } ?? cachedMonitors ?? [screenRect]
+        func overlap(_ a: Rect, _ b: Rect) -> Double {
+            let common = a.intersection(b)
+            return common.isEmpty ? 0 : common.width * common.height
+        }
+        let monitor =
+            all.first { $0.contains(frame.origin) }
+            ?? all.max { overlap($0, frame) < overlap($1, frame) } ?? screenRect
+        guard frame.width > monitor.width || frame.height > monitor.height else { return nil }
+        guard let work = workArea else { return monitor }
+        let room = work.intersection(monitor)
+        return room.isEmpty ? monitor : room
+    }
+
+    /// The window manager's work area of the current desktop (two round trips; nil without one).
+    var workArea: Rect? {
+        guard connection.isUsable,
+            let values = connection.property(connection.root, connection.atoms.netWorkArea)?.items
+        else { return nil }
+        var desktop = connection.property(connection.root, connection.atoms.netCurrentDesktop)?.items.first ?? 0
+        if desktop < 0 || 4 * (desktop + 1) > values.count { desktop = 0 }
+        guard values.count >= 4 * (desktop + 1) else { return nil }
+        let v = values[(4 * desktop)..<(4 * desktop + 4)].map { Double(Int32(truncatingIfNeeded: $0)) }
+        let rect = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        return rect.isEmpty || rect.width < 1 || rect.height < 1 ? nil : rect
+    }
+
     /// Forgets the monitors (RandR said they changed); read again on next use.
     func invalidateMonitors() { cachedMonitors = nil }
 

@@ -256,7 +256,13 @@ open class Window: EventTarget {
         if size == nil {
             size = Self.windowSize(rootView.subviews.first?.idealSize ?? Size(width: 200, height: 100), scale: 1)
         }
-        let frame = Rect(origin: requestedPosition ?? .zero, size: size ?? Size(width: 1, height: 1))
+        var frame = Rect(origin: requestedPosition ?? .zero, size: size ?? Size(width: 1, height: 1))
+        // A window larger than the monitor it opens on (a big layout, or a high Xft.dpi) is made
+        // to fit the room there, as GTK and Qt do; its content is laid out for that size.
+        if isTopLevel, let room = application.screen.room(for: frame) {
+            frame.size = Size(width: min(frame.width, room.width), height: min(frame.height, room.height))
+            setSizeWithoutRequest(frame.size)
+        }
         guard let native = makeNativeWindow(on: connection, frame: frame) else { return }
         self.native = native
         application.register(self, for: native.id)
