@@ -19,9 +19,10 @@ enum DisplayOpener {
         var keyboardExtensionDeferred: Bool
     }
 
-    /// How long a server that closes the connection during its setup without a word (one
-    /// resetting as its last client left, which takes milliseconds) is asked again.
-    static let resetAllowance = Duration.milliseconds(250)
+    /// How long a server that closes the connection during or just after its setup without a
+    /// word (one resetting as its last client left, which takes milliseconds, a few hundred on
+    /// a loaded machine) is asked again.
+    static let resetAllowance = Duration.milliseconds(500)
 
     /// Opens `name`, or throws the one-line error that says why not.
     ///
@@ -49,11 +50,12 @@ enum DisplayOpener {
             if result.failure == Int32(CX11_OPEN_TIMED_OUT.rawValue) {
                 throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
             }
-            if result.failure == Int32(CX11_OPEN_LOST.rawValue) {
-                if !said.isEmpty { Log.warning(said) }  // what was said, if anything, is not lost
+            let lost = result.failure == Int32(CX11_OPEN_LOST.rawValue)
+            if lost, !said.isEmpty {
+                Log.warning(said)  // what was said is not lost
                 throw X11UIError.cannotOpenDisplay(name: name)
             }
-            if !said.isEmpty {
+            if !lost, !said.isEmpty {
                 // libxcb wrote a refusal to standard error, where another thread may have
                 // written too: the server is asked again, by X11UI, and its own words are the
                 // reason (what Xlib's authorization got may differ: it is kept as a warning).
@@ -70,10 +72,12 @@ enum DisplayOpener {
                     throw X11UIError.cannotOpenDisplay(name: name)
                 }
             }
-            // Nothing said: no server there, or one that closed the connection without a word. A
+            // Nothing said: no server there, or one that closed the connection without a word,
+            // during its setup or just after it (a connection the server accepted as its last
+            // client was leaving is closed by its reset, before or after the setup answer). A
             // server that is there (a bare connect reaches it; one that never set up does not
-            // count as a client whose leaving could reset it) is resetting as its last client
-            // left: it is back within milliseconds.
+            // count as a client whose leaving could reset it) is resetting: it is back within
+            // milliseconds, more on a loaded machine.
             let now = MonotonicInstant.now()
             let first = firstClose ?? now
             firstClose = first
