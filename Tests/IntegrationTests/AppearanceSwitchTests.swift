@@ -102,3 +102,32 @@ final class AppearanceSwitchTests {
         #expect(display.run(until: { self.probe.pixel(frame.x + 3, frame.y + 3) == 0x000000 }))
     }
 }
+
+/// The demo's `--appearance`: the window comes up in it, and a bad value is one line and
+/// status 1, as the demo's other bad options are.
+@Suite(.serialized)
+struct DemoAppearanceOptionTests {
+    @Test func theDemoStartsInTheAppearanceAsked() throws {
+        let server = try XvfbServer(width: 1280, height: 800)
+        defer { server.stop() }
+        let probe = try ServerProbe(display: server.display)
+        let demo = try ProgramProcess("tooltip-demo", arguments: ["--appearance", "dark"], display: server.display)
+        defer { demo.stop() }
+        #expect(demo.waitForView("label") != nil, "\(demo.standardError)")
+        let id = try #require(demo.windows.first)
+        let frame = try #require(probe.info(id)?.frame)
+        // The window's corner (its padding): the dark window background, not the light one.
+        #expect(wait(timeout: 5) { probe.pixel(frame.x + 2, frame.y + 2) == 0x1c1c1e })
+    }
+
+    @Test(arguments: [["--appearance", "purple"], ["--appearance"]])
+    func aBadAppearanceIsOneLineAndStatusOne(arguments: [String]) throws {
+        let server = try XvfbServer(width: 320, height: 200)
+        defer { server.stop() }
+        let demo = try ProgramProcess("tooltip-demo", arguments: arguments, display: server.display)
+        defer { demo.stop() }
+        #expect(demo.waitForExit(timeout: 10) == 1)
+        let lines = demo.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("tooltip-demo: --appearance needs light, dark"), "\(lines)")
+    }
+}
