@@ -98,7 +98,7 @@ final class AppearanceSwitchTests {
         let window = Window(
             title: "Late", size: Size(width: 200, height: 120), content: Label("Late"), application: app)
         display.show(window)
-        let frame = try #require(probe.info(try #require(window.windowID))?.frame)
+        let frame = try #require(probe.info(window.windowID)?.frame)
         #expect(display.run(until: { self.probe.pixel(frame.x + 3, frame.y + 3) == 0x000000 }))
     }
 }

@@ -11,18 +11,19 @@
 /// switch from light to dark repaints them without the program doing anything. Derived colours
 /// (``withAlpha(_:)``, ``multipliedAlpha(_:)``, ``mixed(with:amount:)``) keep following it.
 public struct Color: Hashable, Sendable {
-    /// What a colour is made of.
-    indirect enum Storage: Hashable, Sendable {
+    /// What a colour is made of. Only the derived cases are boxed: a fixed or named colour is
+    /// a plain value, made and copied without an allocation.
+    enum Storage: Hashable, Sendable {
         /// Fixed components.
         case rgba(red: Double, green: Double, blue: Double, alpha: Double)
         /// A named colour of the appearance.
         case named(SemanticColor)
         /// Another colour with this opacity.
-        case alpha(Storage, Double)
+        indirect case alpha(Storage, Double)
         /// Another colour with its opacity multiplied by this factor.
-        case scaledAlpha(Storage, Double)
+        indirect case scaledAlpha(Storage, Double)
         /// Two colours mixed: 0 is the first, 1 the second.
-        case mix(Storage, Storage, Double)
+        indirect case mix(Storage, Storage, Double)
     }
 
     let storage: Storage
