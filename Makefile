@@ -57,12 +57,15 @@ demo: deps
 		.build/debug/demo-tour --output $(SCREENSHOTS) && echo "Screenshots written to $(SCREENSHOTS)/"; \
 	fi
 
-# The README's gallery: the same tour, at 96 and 192 dpi, into assets/screenshots.
+# The README's gallery: the same tour, at 96 and 192 dpi and in the dark and high-contrast
+# appearances, into assets/screenshots.
 screenshots: deps
 	$(SWIFT) build --product tooltip-demo
 	$(SWIFT) build --product demo-tour
 	.build/debug/demo-tour --output assets/screenshots
 	.build/debug/demo-tour --output assets/screenshots --dpi 192
+	.build/debug/demo-tour --output assets/screenshots --appearance dark
+	.build/debug/demo-tour --output assets/screenshots --appearance high-contrast
 
 # Every test. Tests start their own Xvfb on a free display number; none needs $$DISPLAY.
 test: deps

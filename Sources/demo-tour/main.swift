@@ -11,6 +11,8 @@ struct Options {
     var composited = false
     /// Xft.dpi for the tour (96 is the plain one); the screen grows with it.
     var dpi = 96
+    /// The demo's `--appearance` (light when nil, as on a desktop that says nothing).
+    var appearance: String?
 }
 
 func fail(_ message: String) -> Never {
@@ -24,13 +26,14 @@ while let argument = arguments.popFirst() {
     case "--output": options.output = arguments.popFirst() ?? options.output
     case "--composited": options.composited = true
     case "--dpi": options.dpi = Int(arguments.popFirst() ?? "") ?? 96
-    default: fail("usage: demo-tour [--output DIR] [--composited] [--dpi N]")
+    case "--appearance": options.appearance = arguments.popFirst()
+    default: fail("usage: demo-tour [--output DIR] [--composited] [--dpi N] [--appearance dark|high-contrast|…]")
     }
 }
 try? FileManager.default.createDirectory(atPath: options.output, withIntermediateDirectories: true)
 
 /// One tour on one server: plain, or with a compositor (translucent tooltips with shadows).
-@MainActor func tour(composited: Bool, dpi: Int = 96) throws {
+@MainActor func tour(composited: Bool, dpi: Int = 96, appearance: String? = nil) throws {
     let scale = Double(dpi) / 96
     let server = try XvfbServer(width: Int(1280 * scale), height: Int(800 * scale))
     var compositor: ChildProcess?
@@ -41,7 +44,8 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     }
     let probe = try ServerProbe(display: server.display)
     if dpi != 96 { probe.setResources("Xft.dpi:\t\(dpi)\n") }
-    let demo = try ProgramProcess("tooltip-demo", display: server.display)
+    let demo = try ProgramProcess(
+        "tooltip-demo", arguments: appearance.map { ["--appearance", $0] } ?? [], display: server.display)
     defer {
         demo.stop()
         compositor?.stop()
@@ -52,7 +56,8 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     else { fail("the demo did not start: \(demo.standardError)") }
     usleep(100_000)
     let frames = demo.frames()
-    let suffix = (composited ? "-composited" : "") + (dpi != 96 ? "-\(dpi)dpi" : "")
+    let suffix =
+        (composited ? "-composited" : "") + (dpi != 96 ? "-\(dpi)dpi" : "") + (appearance.map { "-\($0)" } ?? "")
     let park = (server.width - 2, server.height / 2)
 
     func tooltip(timeout: TimeInterval = 3) -> ServerProbe.WindowInfo? {
@@ -121,7 +126,12 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     try hover("checkout-button", name: "sample-checkout-disabled")  // disabled, saying why
     try click("icon-home", name: "icons-home")
     try click("icon-video", name: "icons-video")
-    if composited || dpi != 96 { return }
+    if appearance != nil {
+        // In another appearance, also a click tooltip with a button in it, and a placement.
+        try click("korean-label", name: "placements-korean-label")
+        try click("place-bottom-center", name: "placement-bottom-center")
+    }
+    if composited || dpi != 96 || appearance != nil { return }
     for edge in ["top", "bottom", "leading", "trailing"] {
         for alignment in ["start", "center", "end"] {
             try click("place-\(edge)-\(alignment)", name: "placement-\(edge)-\(alignment)")
@@ -146,8 +156,8 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
 
 ChildProcess.stopChildrenOnTermination()  // killing this tool leaves no Xvfb behind
 do {
-    if options.dpi != 96 {
-        try tour(composited: false, dpi: options.dpi)
+    if options.dpi != 96 || options.appearance != nil {
+        try tour(composited: false, dpi: options.dpi, appearance: options.appearance)
         exit(0)
     }
     try tour(composited: false)

@@ -76,7 +76,7 @@ extension DemoWindow {
 final class Separator: View {
     init() {
         super.init()
-        backgroundColor = Color(rgb: 0xd8d8de)
+        backgroundColor = .separator
         preferredSize = Size(width: 1, height: 1)
     }
 }

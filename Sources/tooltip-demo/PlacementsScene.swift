@@ -54,7 +54,7 @@ final class PlacementsScene {
                 let text = "툴팁 도움말: 여기를 누르세요"
                 let copy = Button(title: "Copy", style: .plain) { Application.current?.copyToClipboard(text) }
                 copy.identifier = "korean-copy"
-                copy.tint = .white
+                copy.tint = .toolTipLabel
                 return HStack(spacing: 8) {
                     Label(text); copy
                 }

@@ -18,12 +18,15 @@ func warn(_ message: String) {
 
 let usage = """
     usage: tooltip-demo [--scene all|sample|icons|placements] [--display NAME] [--stream-cart [MS]]
+                        [--appearance light|dark|high-contrast|high-contrast-dark]
       --stream-cart  an async task fills the cart, one item every MS milliseconds (1000)
+      --appearance   the program's own appearance instead of the desktop's
     """
 
 var sceneName = "all"
 var displayName: String?
 var cartStreamInterval: Duration?
+var appearance: Appearance?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -41,6 +44,16 @@ while let argument = arguments.popFirst() {
         } else {
             cartStreamInterval = .seconds(1)
         }
+    case "--appearance":
+        let names: [String: Appearance] = [
+            "light": .light, "dark": .dark, "high-contrast": .highContrast, "high-contrast-dark": .highContrastDark,
+        ]
+        let name = arguments.popFirst()
+        guard let name, let chosen = names[name] else {
+            let given = name.map { ", not \"\($0)\"" } ?? ""
+            die("--appearance needs light, dark, high-contrast or high-contrast-dark\(given)")
+        }
+        appearance = chosen
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -55,6 +68,7 @@ do {
     die("\(error)")
 }
 
+app.preferredAppearance = appearance
 guard let demo = DemoWindow(scene: sceneName) else { die("unknown scene \"\(sceneName)\"\n\(usage)") }
 demo.window.show()
 if let cartStreamInterval, !demo.streamCart(every: cartStreamInterval) {

@@ -71,7 +71,7 @@ struct DesktopIntegrationTests {
         #expect(toolTips.style.maxWidth == 200)
         #expect(toolTips.timings.initialDelay == .milliseconds(800))
         // Bad values are ignored: the defaults stay.
-        #expect(toolTips.style.border == ToolTipStyle.dark.border)
+        #expect(toolTips.style.border == ToolTipStyle.standard.border)
         #expect(toolTips.timings.hoverGrace == ToolTipTimings.standard.hoverGrace)
         // And the tooltip shows with the resource's colour.
         let view = View()

@@ -118,10 +118,12 @@ enum AccessibleText {
     /// What the text is drawn with, for its text attributes.
     var style: AccessibilityBridge.TextStyle {
         let view = self.view
+        // Named colours as they are drawn: in the application's appearance.
+        let appearance = view.window?.application?.appearance ?? .light
         var background: Color?
         var ancestor: View? = view
         while let current = ancestor, background == nil {
-            if let color = current.backgroundColor, color.alpha > 0 { background = color }
+            if let color = current.backgroundColor?.resolved(in: appearance), color.alpha > 0 { background = color }
             if let bubble = current as? ToolTipBubbleView { background = bubble.style.background }
             ancestor = current.superview
         }
@@ -142,7 +144,8 @@ enum AccessibleText {
             (font, color, alignment, wraps) = (label.font, label.textColor, label.alignment, label.wrapsText)
         }
         return AccessibilityBridge.TextStyle(
-            text: text, font: font, color: color, background: background ?? .windowBackground,
+            text: text, font: font, color: color.resolved(in: appearance),
+            background: (background ?? .windowBackground).resolved(in: appearance),
             alignment: alignment, wraps: wraps, margin: margin, resolvedFamily: view.fontSet(font)?.primaryFamilyName)
     }
 }

@@ -16,23 +16,31 @@ public final class DrawContext {
     private var clip: Rect
     /// The toolkit's scale factor (`Xft.dpi` / 96) for sizes given at 96 dpi.
     public let scale: Double
+    /// The appearance the named colours are drawn in.
+    public let appearance: Appearance
+    /// Its colours' values (made once: a custom accent's are computed).
+    private let palette: Palette
 
     /// A context drawing into a cairo context alone (bitmaps, tests).
-    init(cairo: OpaquePointer, scale: Double = 1) {
+    init(cairo: OpaquePointer, scale: Double = 1, appearance: Appearance = .light) {
         self.cairo = cairo
         xft = nil
         resources = nil
         clip = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         self.scale = scale
+        self.appearance = appearance
+        palette = appearance.palette
     }
 
     /// A context drawing into a back buffer with cairo and Xft.
-    init(buffer: BackBuffer, clip: Rect, scale: Double) {
+    init(buffer: BackBuffer, clip: Rect, scale: Double, appearance: Appearance) {
         cairo = buffer.cairo
         xft = buffer.xftDraw
         resources = buffer.resources
         self.clip = clip
         self.scale = scale
+        self.appearance = appearance
+        palette = appearance.palette
     }
 
     // MARK: - State
@@ -64,7 +72,8 @@ public final class DrawContext {
     // MARK: - Shapes
 
     private func setSource(_ color: Color) {
-        cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
+        let c = color.resolved(with: palette)
+        cairo_set_source_rgba(cairo, c.red, c.green, c.blue, c.alpha)
     }
 
     private func append(_ path: Path) {
@@ -144,7 +153,7 @@ public final class DrawContext {
         cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
         for step in stride(from: steps, through: 1, by: -1) {
             let fraction = Double(step) / Double(steps)
-            setSource(color.withAlpha(color.alpha * (1 - fraction) * 2 / Double(steps)))
+            setSource(color.multipliedAlpha((1 - fraction) * 2 / Double(steps)))
             cairo_set_line_width(cairo, 2 * Double(step))
             cairo_stroke_preserve(cairo)
         }
@@ -184,7 +193,7 @@ public final class DrawContext {
     ) {
         guard let xft, let resources else { return }
         cairo_surface_flush(cairo_get_target(cairo))
-        let xftColor = resources.xftColor(color, visual: resources.visual(of: xft))
+        let xftColor = resources.xftColor(color.resolved(with: palette), visual: resources.visual(of: xft))
         // Lines sit inside the room the layout keeps for ink reaching out of them.
         let origin = Point(x: origin.x + layout.inkInsets.left, y: origin.y + layout.inkInsets.top)
         let width = layout.linesWidth(in: width)

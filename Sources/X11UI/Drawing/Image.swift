@@ -156,8 +156,9 @@ public final class Image {
     ///   - size: the bitmap's size in pixels (at most 4096 × 4096).
     ///   - scale: the context's ``DrawContext/scale``, by which views scale the sizes they
     ///     are given at 96 dpi (2 draws as at 192 dpi).
+    ///   - appearance: the appearance named colours are drawn in.
     ///   - draw: draws the image's content, once, into a transparent bitmap.
-    public init(size: Size, scale: Double = 1, draw: (DrawContext) -> Void) {
+    public init(size: Size, scale: Double = 1, appearance: Appearance = .light, draw: (DrawContext) -> Void) {
         let width = Int32(max(1, min(size.width.isFinite ? size.width : 1, 4096)))
         let height = Int32(max(1, min(size.height.isFinite ? size.height : 1, 4096)))
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)!
@@ -167,7 +168,7 @@ public final class Image {
         Image.nextID += 1
         id = Image.nextID
         let cairo = cairo_create(surface)!
-        draw(DrawContext(cairo: cairo, scale: scale.isFinite && scale > 0 ? scale : 1))
+        draw(DrawContext(cairo: cairo, scale: scale.isFinite && scale > 0 ? scale : 1, appearance: appearance))
         cairo_destroy(cairo)
         cairo_surface_flush(surface)
     }

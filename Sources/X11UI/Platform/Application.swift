@@ -64,6 +64,8 @@ public final class Application {
     var desktop = DesktopSession()
     /// The AT-SPI2 provider, once an accessibility bus was found (see Accessibility/).
     var accessibility: AccessibilityBridge?
+    /// The desktop's appearance, the program's choice and the one in force (Application+Appearance.swift).
+    var appearanceState = AppearanceState()
 
     /// Opens a connection to the X server.
     ///

@@ -3,7 +3,7 @@
 @MainActor
 final class ToolTipBubbleView: View {
     var geometry: ToolTipGeometry?
-    var style = ToolTipStyle.dark
+    var style = ToolTipStyle.standard
     var drawsShadow = false
     /// The content (a label, an item row, or the caller's view).
     private(set) var content: View?

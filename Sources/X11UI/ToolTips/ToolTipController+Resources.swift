@@ -8,7 +8,8 @@
 /// ```
 ///
 /// Paths are `<program>.toolTip.<attribute>` by name and `X11UI.ToolTip.<Attribute>` by class.
-/// Attributes: `style` (`dark` or `light`, the base the others adjust), `background`,
+/// Attributes: `style` (`standard`, following the appearance, `dark` or `light`: the base the
+/// others adjust), `background`,
 /// `foreground`, `border` (colours: `#rgb`, `#rrggbb`, `#rrggbbaa` or a name), `font` (a
 /// fontconfig family), `fontSize`, `maxWidth`, `maxHeight`, `cornerRadius`, `padding` (pixels at
 /// 96 dpi), and `initialDelay`, `browseDelay`, `browseTimeout`, `hoverGrace`, `autoHide`
@@ -40,9 +41,10 @@ extension ToolTipController {
         var style = self.style
         if let text = reader.value("style") {
             switch text.trimmingWhitespace.lowercased() {
+            case "standard": style = .standard
             case "dark": style = .dark
             case "light": style = .light
-            default: reader.warn("style", text, "dark or light")
+            default: reader.warn("style", text, "standard, dark or light")
             }
         }
         if let c = reader.color("background") { style.background = c }

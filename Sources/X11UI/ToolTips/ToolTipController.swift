@@ -11,7 +11,7 @@
 public final class ToolTipController {
     unowned let application: Application
     /// The style of tooltips whose interaction sets none.
-    public var style: ToolTipStyle = .dark
+    public var style: ToolTipStyle = .standard
     /// The delays of tooltips whose interaction sets none.
     public var timings: ToolTipTimings = .standard
 

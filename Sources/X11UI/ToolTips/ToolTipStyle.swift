@@ -111,13 +111,22 @@ public struct ToolTipStyle: Hashable, Sendable {
         validMaxHeight = Self.length(maxHeight, 20, 4096, 480)
     }
 
-    /// Dark text on a pale bubble.
+    /// The appearance's tooltip: its named colours (``Color/toolTipBackground``,
+    /// ``Color/toolTipLabel``, ``Color/toolTipBorder``, ``Color/toolTipShadow``), so the bubble
+    /// follows light, dark and high contrast. The default: light text on a dark bubble in the
+    /// light appearance (as ``dark`` is), a lighter grey bubble in the dark one, black and white
+    /// in high contrast.
+    public static let standard = ToolTipStyle(
+        background: .toolTipBackground, foreground: .toolTipLabel, border: .toolTipBorder,
+        shadow: Shadow(color: .toolTipShadow, radius: 6, offset: Point(x: 0, y: 2)))
+
+    /// Dark text on a pale bubble, in every appearance.
     public static let light = ToolTipStyle(
         background: Color(rgb: 0xfdfdfd, alpha: 0.96), foreground: Color(rgb: 0x1c1c1e),
         border: Color(rgb: 0xb8b8bf),
         shadow: Shadow(color: Color(rgb: 0, alpha: 0.22), radius: 6, offset: Point(x: 0, y: 2)))
 
-    /// Light text on a dark bubble (the default, as on most desktops).
+    /// Light text on a dark bubble, in every appearance (the light appearance's ``standard``).
     public static let dark = ToolTipStyle(
         background: Color(rgb: 0x2c2c2e, alpha: 0.94), foreground: Color(rgb: 0xf5f5f7),
         border: Color(rgb: 0x48484a),

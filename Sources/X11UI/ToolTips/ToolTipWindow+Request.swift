@@ -24,6 +24,8 @@ extension ToolTipWindow {
     struct Prepared: Equatable {
         var text: BytewiseString
         var style: ToolTipStyle
+        /// The appearance it was painted in.
+        var appearance: Appearance
         var placement: ToolTipPlacement
         var source: Rect
         var pointer: Point?
@@ -39,6 +41,7 @@ extension ToolTipWindow {
             guard case .text(let string) = request.content else { return nil }
             text = BytewiseString(string)
             style = request.style
+            appearance = application.appearance
             placement = request.placement
             source = request.source
             pointer = request.pointer

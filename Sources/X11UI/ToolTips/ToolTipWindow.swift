@@ -43,6 +43,7 @@ final class ToolTipWindow {
     private struct PaintedContent: Equatable {
         var text: BytewiseString
         var style: ToolTipStyle
+        var appearance: Appearance
         var scale: Double
         var maxLines: Int?
         var composited: Bool
@@ -125,7 +126,8 @@ final class ToolTipWindow {
         var paint: PaintedContent?
         if case .text(let string) = request.content, let outline {
             paint = PaintedContent(
-                text: BytewiseString(string), style: style, scale: frame.scale, maxLines: textLabel.maxLines,
+                text: BytewiseString(string), style: style, appearance: application.appearance, scale: frame.scale,
+                maxLines: textLabel.maxLines,
                 composited: frame.composited, outline: outline)
         }
         repaint(host, unless: paint)

@@ -12,9 +12,9 @@
 open class Button: View {
     /// How the button is drawn.
     public enum Style: Hashable, Sendable {
-        /// A solid accent-coloured background with white text.
+        /// A solid accent-coloured background with white text (black on a light tint).
         case filled
-        /// Accent-coloured text on a light tinted background.
+        /// Accent-coloured text on a faint tint of the accent.
         case plain
     }
 
@@ -34,7 +34,9 @@ open class Button: View {
     public var style: Style {
         didSet { applyColors() }
     }
-    /// The accent colour.
+    /// The accent colour: the appearance's (``Color/accent``) unless set. The text on a filled
+    /// button is the appearance's ``Color/accentForeground`` on the accent, and white or black,
+    /// whichever reads better, on a colour of the program's own.
     public var tint: Color = .accent {
         didSet { applyColors() }
     }
@@ -89,15 +91,38 @@ open class Button: View {
     /// The opacity of a disabled button's text, image and fill.
     static let disabledAlpha = 0.4
 
+    /// Whether the tint is the appearance's accent (whose text colours the palette keeps).
+    private var usesAccent: Bool { tint == .accent }
+
     private func applyColors() {
         let alpha = isEnabledInHierarchy ? 1 : Self.disabledAlpha
-        let foreground = style == .filled ? Color.white : tint
-        titleLabel.textColor = foreground.withAlpha(foreground.alpha * alpha)
-        subtitleLabel.textColor =
-            style == .filled ? Color.white.withAlpha(0.85 * alpha) : Color.secondaryLabel.withAlpha(alpha)
-        imageView.tint = foreground.withAlpha(foreground.alpha * alpha)
+        let foreground: Color
+        switch style {
+        case .filled: foreground = usesAccent ? .accentForeground : Self.readableText(on: tint, in: appearance)
+        case .plain: foreground = usesAccent ? .accentText : tint
+        }
+        titleLabel.textColor = foreground.multipliedAlpha(alpha)
+        subtitleLabel.textColor = (style == .filled ? foreground : .secondaryLabel).multipliedAlpha(alpha)
+        imageView.tint = foreground.multipliedAlpha(alpha)
         setNeedsDisplay()
     }
+
+    /// The appearance the button is drawn in.
+    private var appearance: Appearance { window?.application?.appearance ?? .light }
+
+    /// White, or black where it reads better, on a colour of the program's own.
+    static func readableText(on fill: Color, in appearance: Appearance) -> Color {
+        let fill = Palette.over(fill.resolved(in: appearance), appearance.palette[.windowBackground])
+        return Palette.contrast(.white, fill) >= min(4.5, Palette.contrast(.black, fill)) ? .white : .black
+    }
+
+    /// What a filled button's fill is shaded with when hovered and pressed: away from its text.
+    private var shade: Color {
+        guard !usesAccent else { return .accentShade }
+        return Self.readableText(on: tint, in: appearance) == .white ? .black : .white
+    }
+
+    open override func appearanceDidChange() { applyColors() }
 
     open override var acceptsFocus: Bool { true }
     open override var drawsOwnFocusRing: Bool { true }
@@ -130,17 +155,22 @@ open class Button: View {
         switch style {
         case .filled:
             fill = tint
-            if isHovered { fill = fill.mixed(with: .black, amount: 0.1) }
-            if isPressed { fill = fill.mixed(with: .black, amount: 0.25) }
-            if !isEnabledInHierarchy { fill = fill.withAlpha(fill.alpha * Self.disabledAlpha) }
+            if isHovered { fill = fill.mixed(with: shade, amount: 0.1) }
+            if isPressed { fill = fill.mixed(with: shade, amount: 0.25) }
+            if !isEnabledInHierarchy { fill = fill.multipliedAlpha(Self.disabledAlpha) }
         case .plain:
-            fill = tint.withAlpha(isPressed ? 0.22 : isHovered ? 0.14 : isEnabledInHierarchy ? 0.08 : 0.04)
+            let strength = isPressed ? Palette.pressedTint : isHovered ? 0.14 : isEnabledInHierarchy ? 0.08 : 0.04
+            fill = tint.multipliedAlpha(strength)
         }
         context.fill(body, cornerRadius: radius, color: fill)
+        // Clear in the standard contrast; a solid outline in high contrast.
+        let border =
+            isEnabledInHierarchy ? Color.controlBorder : Color.controlBorder.multipliedAlpha(Self.disabledAlpha)
+        context.stroke(body.insetBy(dx: 0.5, dy: 0.5), cornerRadius: max(0, radius - 0.5), color: border, lineWidth: 1)
         if showsFocusRing {
             context.stroke(
-                bounds.insetBy(dx: 0.5, dy: 0.5), cornerRadius: radius + ringMargin, color: tint.withAlpha(0.6),
-                lineWidth: max(2, ringMargin - 1))
+                bounds.insetBy(dx: 0.5, dy: 0.5), cornerRadius: radius + ringMargin,
+                color: usesAccent ? .focusRing : tint.withAlpha(0.6), lineWidth: max(2, ringMargin - 1))
         }
     }
 

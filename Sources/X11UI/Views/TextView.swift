@@ -21,9 +21,13 @@ open class TextView: View {
         didSet { cachedLayout = nil; invalidateIntrinsicSize(); setNeedsDisplay() }
     }
     /// The text colour.
-    public var textColor: Color = .label
+    public var textColor: Color = .label {
+        didSet { if textColor != oldValue { setNeedsDisplay() } }
+    }
     /// The colour behind selected text.
-    public var selectionColor = Color.accent.withAlpha(0.28)
+    public var selectionColor = Color.selection {
+        didSet { if selectionColor != oldValue { setNeedsDisplay() } }
+    }
     /// Space between the edges and the text (96 dpi pixels).
     public var padding = 8.0
 
@@ -48,8 +52,8 @@ open class TextView: View {
     public init(_ text: String) {
         self.text = text
         super.init()
-        backgroundColor = .white
-        borderColor = Color.lightGray
+        backgroundColor = .controlBackground
+        borderColor = .separator
         cornerRadius = 6
     }
 
@@ -148,10 +152,10 @@ open class TextView: View {
     open override func draw(in context: DrawContext) {
         for rect in selectionRects { context.fill(rect, color: selectionColor) }
         guard let fonts = fontSet(font), let layout = layout() else { return }
-        let color = isEnabledInHierarchy ? textColor : textColor.withAlpha(textColor.alpha * 0.4)
+        let color = isEnabledInHierarchy ? textColor : textColor.multipliedAlpha(0.4)
         context.draw(layout, font: fonts, color: color, origin: Point(x: inset, y: inset), width: textWidth)
         if showsFocusRing {
-            context.stroke(bounds, cornerRadius: cornerRadius, color: Color.accent.withAlpha(0.6), lineWidth: 2)
+            context.stroke(bounds, cornerRadius: cornerRadius, color: .focusRing, lineWidth: 2)
         }
     }
 

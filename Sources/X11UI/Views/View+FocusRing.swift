@@ -20,6 +20,6 @@ extension View {
         let inset = -(outset + width / 2)
         context.stroke(
             bounds.insetBy(dx: inset, dy: inset), cornerRadius: max(cornerRadius, 4 * scale) + outset,
-            color: Color.accent.withAlpha(0.6), lineWidth: width)
+            color: .focusRing, lineWidth: width)
     }
 }

@@ -390,6 +390,9 @@ open class View {
     /// The view (or an ancestor) became enabled or disabled; see `isEnabledInHierarchy`.
     open func enabledDidChange() { setNeedsDisplay() }
 
+    /// The application's appearance changed; the whole window repaints after it.
+    open func appearanceDidChange() {}
+
     // MARK: - Layout storage (see View+Layout.swift)
 
     var needsLayout = true

@@ -16,7 +16,7 @@ open class PopupWindow: Window {
     public init(application: Application? = nil) {
         wantsTranslucency = false
         super.init(untitledIn: application)
-        backgroundColor = .white
+        backgroundColor = .controlBackground
     }
 
     /// Creates a popup that can be translucent, when `translucent` and the server has a 32-bit

@@ -99,7 +99,8 @@ extension Window {
     /// Paints `area` of the view tree into the buffer.
     func paint(_ area: Rect, into buffer: BackBuffer, scale: Double) {
         buffer.setTextClip(area)
-        let context = DrawContext(buffer: buffer, clip: area, scale: scale)
+        let context = DrawContext(
+            buffer: buffer, clip: area, scale: scale, appearance: application?.appearance ?? .light)
         context.withTranslation(dx: 0, dy: 0, clippedTo: area) {
             context.clear(area)
             rootView.drawHierarchy(in: context)

@@ -56,9 +56,10 @@ open class Window: EventTarget {
         }
     }
 
-    /// The colour behind the content; also the X window's background pixel, which the server
-    /// shows in the moment between the map (or a resize) and X11UI's paint.
-    public var backgroundColor = Color(rgb: 0xf2f2f7) {
+    /// The colour behind the content (the appearance's window background unless set); also the
+    /// X window's background pixel, which the server shows in the moment between the map (or a
+    /// resize) and X11UI's paint.
+    public var backgroundColor = Color.windowBackground {
         didSet {
             rootView.backgroundColor = backgroundColor
             if backgroundColor != oldValue, let pixel = backgroundPixel { native?.setBackground(pixel: pixel) }
@@ -290,8 +291,7 @@ open class Window: EventTarget {
     /// TrueColor); nil for a window whose buffer is its background.
     var backgroundPixel: UInt? {
         guard !usesBufferAsBackground, let application else { return nil }
-        var opaque = backgroundColor
-        opaque.alpha = 1
+        let opaque = backgroundColor.resolved(in: application.appearance).withAlpha(1)
         return application.resources.xftColor(opaque, visual: application.connection.visual).pixel
     }
 
