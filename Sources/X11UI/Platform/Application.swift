@@ -66,6 +66,8 @@ public final class Application {
     var accessibility: AccessibilityBridge?
     /// The desktop's appearance, the program's choice and the one in force (Application+Appearance.swift).
     var appearanceState = AppearanceState()
+    /// What the desktop's settings say, as far as it said it (``DesktopSettings``).
+    var desktopSettings = DesktopSettings()
 
     /// Opens a connection to the X server.
     ///
