@@ -168,6 +168,32 @@ final class ArabicShapingTests {
         window.close()
     }
 
+    /// A word of more than 512 bytes (the length runs are otherwise cut at) is shaped as one:
+    /// it is cut only before a letter that does not join the next (here after each alef, in
+    /// reading order), so its glyphs are exactly those of the whole word shaped at once.
+    @Test func aLongWordIsShapedAsOne() throws {
+        try #require(fonts.shapesJoiningScripts, "HarfBuzz (libharfbuzz0b)")
+        let word = String(repeating: "بالعالم", count: 100)
+        #expect(word.utf8.count > 2 * 512)
+        let display = String(word.reversed())
+        let runs = runs(display[...])
+        #expect(runs.count > 1, "cut somewhere past 512 bytes")
+        #expect(runs.allSatisfy { $0.run.isRightToLeft })
+        let face = try #require(runs.first?.run.face)
+        let whole = Array(word.utf8).withUnsafeBufferPointer { fonts.shape($0, face: face, rightToLeft: true) }
+        let pieces = runs.flatMap(\.glyphs)
+        let sameGlyphs = pieces.map(\.glyph) == whole.map(\.glyph)
+        let samePlaces = pieces.map(\.advance) == whole.map(\.advance) && pieces.map(\.offset) == whole.map(\.offset)
+        #expect(sameGlyphs, "the same glyphs as the word shaped whole (\(pieces.count) and \(whole.count))")
+        #expect(samePlaces, "placed as in the word shaped whole")
+
+        // Letters that all join both ways are one run up to 4,096 bytes, then cut.
+        let joined = String(repeating: "ب", count: 1_000)
+        #expect(self.runs(String(joined.reversed())[...]).count == 1)
+        let tooLong = String(repeating: "ب", count: 3_000)
+        #expect(self.runs(String(tooLong.reversed())[...]).count == 2)
+    }
+
     @Test func latinTextIsNotShaped() {
         let runs = runs("Grüße, naïve café — 1234 ok?")
         #expect(!runs.isEmpty)

@@ -95,7 +95,8 @@ extension FontSet {
 
     /// The characters of a joining script shaped together, right to left, from the one at
     /// `start` in display-order text: up to the first character of another script (a space, a
-    /// Latin letter) or of another face, or `RunBuilder.maxBytes` bytes; nil when the character
+    /// Latin letter) or of another face, or past `RunBuilder.maxBytes` bytes where no letters
+    /// join across the cut (at most `RunBuilder.maxJoiningBytes`); nil when the character
     /// at `start` is not of a joining script or nothing shapes them.
     func joiningGroup(in text: Substring, from start: Substring.Index) -> (end: Substring.Index, face: Int)? {
         let first = text[start]
@@ -110,13 +111,23 @@ extension FontSet {
     ) -> Substring.Index {
         var end = text.index(after: start)
         var bytes = first.utf8.count
-        while end < text.endIndex, bytes < RunBuilder.maxBytes {
+        while end < text.endIndex, bytes < RunBuilder.maxJoiningBytes {
             let character = text[end]
             guard joiningFace(of: character) == face else { break }
+            // Past the usual length the group ends where no join crosses: before (in display
+            // order) a letter that does not join the one after it in reading order.
+            if bytes >= RunBuilder.maxBytes, Self.endsJoining(character) { break }
             bytes += character.utf8.count
             end = text.index(after: end)
         }
         return end
+    }
+
+    /// Whether a character (a letter and its marks) never joins the letter after it in reading
+    /// order (see `endsJoining(_:)`), by its first visible scalar.
+    private static func endsJoining(_ character: Character) -> Bool {
+        for scalar in character.unicodeScalars where !drawsNothing(scalar) { return endsJoining(scalar) }
+        return true
     }
 
     /// The face of a character of a joining group; nil for characters of other scripts.
@@ -158,6 +169,11 @@ extension FontSet {
         /// request, and an X request is limited in size (a 256 KiB line ended the connection);
         /// 512 bytes are a few hundred glyphs, wider than any window.
         static let maxBytes = 512
+        /// The longest joining group (one Arabic word) shaped in one piece. Past `maxBytes` a
+        /// group is cut only where no letters join across the cut, so its glyphs are those of
+        /// the whole word; a word of more than this many bytes with no such place is cut here.
+        /// Its glyphs, one spec each, stay well inside an X request.
+        static let maxJoiningBytes = 8 * maxBytes
 
         var bytes: [UInt8] = []
         var current = Run(face: -1, isShaped: false)

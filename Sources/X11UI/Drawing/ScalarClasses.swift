@@ -58,4 +58,28 @@ extension FontSet {
             return false
         }
     }
+
+    /// Whether a letter of a joining script never joins the letter after it in reading order:
+    /// it joins only the one before (alef, dal, ra, waw and their kin in Arabic; alaph, dalath,
+    /// he, waw and their kin in Syriac) or none (hamza, digits, signs, spaces). Text may be cut
+    /// before such a letter without changing a glyph; a letter that joins both ways (beh, lam),
+    /// the tatweel and the joiners may not. Scripts whose every letter joins both ways (N'Ko,
+    /// Adlam, Mandaic) answer false for their letters.
+    nonisolated static func endsJoining(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0621...0x0625, 0x0627, 0x0629, 0x062F...0x0632, 0x0648,  // alef with madda … waw
+            0x0671...0x0673, 0x0675...0x0677, 0x0688...0x0699, 0x06C0, 0x06C3...0x06CB, 0x06CD, 0x06CF,
+            0x06D2, 0x06D3, 0x06D5, 0x06EE, 0x06EF, 0x0759...0x075B, 0x076B, 0x076C, 0x0771, 0x0773, 0x0774,
+            0x0778, 0x0779, 0x08AA...0x08AC, 0x08AE, 0x08B1, 0x08B2, 0x08B9,
+            0x0710, 0x0715...0x0719, 0x071E, 0x0728, 0x072A, 0x072C, 0x072F, 0x074D:  // Syriac
+            return true
+        case 0x0640, 0x200C, 0x200D:  // tatweel and the joiners join both ways
+            return false
+        default:
+            // Letters of the joining scripts join both ways unless listed above; anything else
+            // (hamza, digits, punctuation) joins nothing.
+            let category = scalar.properties.generalCategory
+            return category != .otherLetter && category != .nonspacingMark
+        }
+    }
 }
