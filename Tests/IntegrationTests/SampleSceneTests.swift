@@ -265,6 +265,32 @@ final class CompositedSampleSceneTests {
         }
     }
 
+    /// The bubble's shadow lies whole inside the window, fading to nothing before its edges,
+    /// and the margin it lies in takes no pointer: only the bubble's outline does.
+    @Test func theShadowIsWholeAndTransparentToThePointer() throws {
+        let view = try session.frame("default-view")
+        probe.movePointer(to: view.midX, view.midY)
+        let tip = try #require(session.waitForToolTip(named: SampleSceneTests.texts[0].1))
+        let (width, height) = (tip.frame.width, tip.frame.height)
+        let pixels = probe.windowPixels(tip.id, width: width, height: height)
+        try #require(pixels.count == width * height)
+        func alpha(_ x: Int, _ y: Int) -> UInt32 { pixels[y * width + x] >> 24 }
+        let edges =
+            (0..<width).flatMap { [alpha($0, 0), alpha($0, height - 1)] }
+            + (0..<height).flatMap { [alpha(0, $0), alpha(width - 1, $0)] }
+        #expect(edges.allSatisfy { $0 == 0 }, "nothing reaches the window's edge: the shadow is not cut")
+        // Down the middle column: margin, bubble, then the shadow fading out below it.
+        let column = (0..<height).map { alpha(width / 2, $0) }
+        let body = try #require(column.lastIndex(of: 255), "an opaque bubble")
+        let below = column[(body + 1)...]
+        #expect(below.contains { $0 > 0 && $0 < 255 }, "a soft shadow below the bubble: \(Array(below))")
+        #expect(probe.takesPointer(tip.id, at: width / 2, body - 2), "the bubble takes the pointer")
+        for y in (body + 1)..<height {
+            #expect(!probe.takesPointer(tip.id, at: width / 2, y), "the shadow at y \(y) lets the pointer through")
+        }
+        #expect(!probe.takesPointer(tip.id, at: 0, 0) && !probe.takesPointer(tip.id, at: width - 1, height - 1))
+    }
+
     @Test func regionViewBandsUnderACompositor() throws {
         let region = try session.frame("region-view")
         let third = region.height / 3
