@@ -78,6 +78,27 @@ import X11TestSupport
         #expect(tcp.connectionCount == 50)
     }
 
+    @Test @MainActor func aLocalNameThatLibxcbTriesOnTCPIsBoundedToo() throws {
+        // `:N` with no local socket is tried by libxcb on TCP at localhost, port 6000 + N: a
+        // silent server there hung the open for good (the watchdog looked for local sockets
+        // only), and a refusal there is heard as one.
+        let silent = try FakeServer(.silent, tcp: true)
+        try #require(!FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(silent.number)"))
+        let local = ":\(silent.number)"
+        openRepeatedly(local, count: 20, expecting: .displayNotAnswering(name: local, timeout: Self.deadline))
+        #expect(silent.connectionCount == 20)
+        let refusing = try FakeServer(.refuseAtOnce("go away"), tcp: true)
+        let name = ":\(refusing.number)"
+        openRepeatedly(name, count: 20, expecting: .connectionRefused(name: name, reason: "go away")) { error in
+            if case .connectionRefused(name, let reason) = error { return reason.contains("go away") }
+            return false
+        }
+        // `unix:N` names the local socket alone: nothing there, at once.
+        #expect(throws: X11UIError.cannotOpenDisplay(name: "unix:\(silent.number)")) {
+            try DisplayConnection(name: "unix:\(silent.number)", timeout: .seconds(5))
+        }
+    }
+
     @Test @MainActor func aServerThatFallsSilentAfterItsSetupIsGivenUpOnAtTheDeadline() throws {
         // A real setup answer, then no reply to what XOpenDisplay asks next: the wait is in
         // Xlib's reply path, after the setup, where an I/O error would end the process.

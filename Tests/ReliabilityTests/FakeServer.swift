@@ -35,13 +35,22 @@ final class FakeServer: @unchecked Sendable {
     private let connections = Mutex(0)
     private var held: [Int32] = []
 
+    /// Where the next server's search for a free display number starts.
+    private static let nextNumber = Mutex(41000 + Int(getpid() % 400) * 40)
+
     /// How many connections the server accepted.
     var connectionCount: Int { connections.withLock { $0 } }
 
     init(_ behaviour: Behaviour, tcp: Bool = false) throws {
-        // Display numbers far above those XvfbServer picks, distinct per process; a TCP port is
-        // 6000 + the number.
-        var number = 41000 + Int(getpid() % 2000) * 3
+        // Display numbers far above those XvfbServer picks, distinct per process and never
+        // handed out twice in one (tests run in parallel: a number a stopped server left free
+        // must not come back as another test's server while the first test still names it); a
+        // TCP port is 6000 + the number.
+        var number = Self.nextNumber.withLock { next in
+            let first = next
+            next += 40
+            return first
+        }
         var fd: Int32 = -1
         var path: String?
         for _ in 0..<40 {

@@ -8,6 +8,8 @@
 
 /// Where a display's server listens, as libxcb will connect to it: a local socket's path (its
 /// abstract name is the same path after a NUL) and a TCP port; NULL path or port 0 for none.
+/// Both are set for a bare local name (`:1`), which libxcb tries on TCP at localhost when
+/// neither local socket answers.
 struct cx11_server_address {
     const char *unix_path;
     int tcp_port;

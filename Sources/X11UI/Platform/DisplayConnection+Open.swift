@@ -105,19 +105,25 @@ enum DisplayOpener {
 
 /// Where a display name's server listens, as Xlib (libxcb) would look for it: a local name
 /// (`:1`, `unix:1`) is the abstract socket `@/tmp/.X11-unix/X1`, then the file of that name; a
-/// host name is TCP port 6000 + the display number.
+/// host name is TCP port 6000 + the display number. A bare local name (`:1`, no protocol) that
+/// reaches neither socket is then tried on TCP at localhost, as libxcb does.
 struct DisplayAddress: Equatable {
     /// The host; nil for a local socket.
     var host: String?
     /// The display number.
     var number: Int
+    /// Whether a local name falls back to TCP port 6000 + the number on localhost when neither
+    /// local socket answers (a name without a protocol and without a host: `:1`, not `unix:1`).
+    var fallsBackToTCP = false
 
     /// Parses `[protocol/][host]:number[.screen]`; nil for what the probe does not handle
     /// (socket paths, DECnet's `::`, IPv6 literals).
     init?(_ name: String) {
         var rest = Substring(name)
         var tcpOnly = false
+        var hasProtocol = false
         if !rest.hasPrefix("/"), let slash = rest.firstIndex(of: "/") {
+            hasProtocol = true
             let scheme = rest[..<slash]
             guard ["unix", "local", "tcp", "inet", "inet6"].contains(scheme) else { return nil }
             tcpOnly = scheme != "unix" && scheme != "local"
@@ -131,6 +137,7 @@ struct DisplayAddress: Equatable {
         self.number = number
         if host.isEmpty || host == "unix" {
             self.host = tcpOnly ? "localhost" : nil
+            fallsBackToTCP = host.isEmpty && !hasProtocol
         } else {
             self.host = String(host)
         }
@@ -146,8 +153,9 @@ struct DisplayAddress: Equatable {
         guard let address else { return body(nil) }
         return address.localPath.withCString { path in
             let local = address.host == nil
+            let tcp = !local || address.fallsBackToTCP
             var server = cx11_server_address(
-                unix_path: local ? path : nil, tcp_port: local ? 0 : Int32(6000 + address.number))
+                unix_path: local ? path : nil, tcp_port: tcp ? Int32(6000 + address.number) : 0)
             return body(&server)
         }
     }
@@ -207,7 +215,12 @@ struct DisplayAddress: Equatable {
             let path = localPath
             return connectLocal(path, abstract: true, until: deadline)
                 ?? connectLocal(path, abstract: false, until: deadline)
+                ?? (fallsBackToTCP ? connectTCP("localhost", until: deadline) : nil)
         }
+        return connectTCP(host, until: deadline)
+    }
+
+    private func connectTCP(_ host: String, until deadline: MonotonicInstant) -> Int32? {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
