@@ -54,7 +54,8 @@ final class FakeServer: @unchecked Sendable {
         var fd: Int32 = -1
         var path: String?
         for _ in 0..<40 {
-            if tcp {
+            // A TCP server's number has no local socket either: libxcb tries `:N` there first.
+            if tcp, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
                 fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
                 var reuse: Int32 = 1
                 setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
@@ -68,7 +69,7 @@ final class FakeServer: @unchecked Sendable {
                     }
                 }
                 if bound == 0 { break }
-            } else {
+            } else if !tcp {
                 let candidate = "/tmp/.X11-unix/X\(number)"
                 if !FileManager.default.fileExists(atPath: candidate) {
                     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
