@@ -55,6 +55,7 @@ open class TextView: View {
         backgroundColor = .controlBackground
         borderColor = .separator
         cornerRadius = 6
+        cursor = .text
     }
 
     open override var acceptsFocus: Bool { true }
