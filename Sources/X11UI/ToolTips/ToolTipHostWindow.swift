@@ -95,6 +95,12 @@ final class ToolTipHostWindow: PopupWindow {
         return true
     }
 
+    /// The tooltip hid while its window stays on the screen to fade out: keyboard focus
+    /// leaves its views now, as it does when the window unmaps.
+    func toolTipDidHide() {
+        leaveContent()
+    }
+
     // MARK: - Presses through a tooltip that is not interactive
 
     /// Hides the tooltip, then hands the press to the X11UI window under it (the server is
