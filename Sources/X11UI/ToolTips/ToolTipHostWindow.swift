@@ -87,6 +87,7 @@ final class ToolTipHostWindow: PopupWindow {
         case .unmap:
             passThrough = nil
             leaveContent()
+            resetCursor()
         case .destroy:
             controller.toolTipWindowWasDestroyed()
         default:
@@ -99,6 +100,7 @@ final class ToolTipHostWindow: PopupWindow {
     /// leaves its views now, as it does when the window unmaps.
     func toolTipDidHide() {
         leaveContent()
+        resetCursor()
     }
 
     // MARK: - Presses through a tooltip that is not interactive

@@ -23,6 +23,12 @@ extension Window {
         if hover.chain.contains(where: { $0 === view }) { updateCursor() }
     }
 
+    /// Takes back a cursor the views asked for: the window shows its parent's again (a tooltip
+    /// window about to show other content, whose views may hear no pointer).
+    func resetCursor() {
+        if hover.cursor != nil { define(nil) }
+    }
+
     /// Defines the window's cursor again (the theme changed: the cursor is a new one).
     func redefineCursor() {
         guard let cursor = hover.cursor, let application, let native, native.isOwned else { return }
