@@ -22,8 +22,9 @@ let package = Package(
                 ])
             ]
         ),
-        // XTest and X-Resource: only the test harness and the benchmark drive the pointer and
-        // count server resources, so programs built on X11UI never link them.
+        // XTest, X-Resource and XFixes: only the test harness and the benchmark drive the pointer,
+        // count server resources and read the cursor shown, so programs built on X11UI never
+        // link them.
         .systemLibrary(
             name: "CXTest",
             providers: [.apt(["libxtst-dev", "libxres-dev"])]

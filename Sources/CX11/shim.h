@@ -7,6 +7,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xresource.h>
 #include <X11/keysym.h>
+#include <X11/cursorfont.h>
 #include <X11/extensions/shape.h>
 #include <X11/extensions/Xrender.h>
 #include <X11/extensions/Xrandr.h>
@@ -108,6 +109,33 @@ static inline int cx11_xfixes_load(struct cx11_xfixes *xfixes, const char *sonam
     const char *const names[] = {"XFixesQueryExtension", "XFixesQueryVersion", "XFixesSelectSelectionInput"};
     xfixes->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
     return xfixes->library != NULL;
+}
+
+/* libXcursor, loaded the first time a view asks for a cursor other than its window's default,
+   never linked. Declared here (no header needed): an XcursorImages is only passed from the
+   loader to the cursor maker and freed, never read. */
+struct cx11_xcursor {
+    void *library;
+    void *(*library_load_images)(const char *name, const char *theme, int size);
+    Cursor (*images_load_cursor)(Display *, const void *images);
+    void (*images_destroy)(void *images);
+    char *(*get_theme)(Display *);
+    int (*get_default_size)(Display *);
+};
+
+/* Opens libXcursor (`soname`: libXcursor.so.1); returns 0 (and leaves nothing open) when the
+   library or one of its functions is missing. */
+static inline int cx11_xcursor_load(struct cx11_xcursor *xcursor, const char *soname) {
+    void **functions[] = {
+        (void **)&xcursor->library_load_images, (void **)&xcursor->images_load_cursor,
+        (void **)&xcursor->images_destroy, (void **)&xcursor->get_theme, (void **)&xcursor->get_default_size,
+    };
+    const char *const names[] = {
+        "XcursorLibraryLoadImages", "XcursorImagesLoadCursor", "XcursorImagesDestroy", "XcursorGetTheme",
+        "XcursorGetDefaultSize",
+    };
+    xcursor->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
+    return xcursor->library != NULL;
 }
 
 /* FriBidi, loaded the first time a text holds a right-to-left character, never linked (text

@@ -3,4 +3,5 @@
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
 #include <X11/extensions/XRes.h>
+#include <X11/extensions/Xfixes.h>
 #endif

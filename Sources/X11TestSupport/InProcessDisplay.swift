@@ -17,6 +17,11 @@ public final class InProcessDisplay {
         if let resources { probe.setResources(resources) }
         // Tests never reach the user's accessibility bus (the accessibility tests start their own).
         setenv("NO_AT_BRIDGE", "1", 1)
+        // Cursors come from the test themes only (libXcursor reads its search path once per
+        // process), whatever the user's theme and size.
+        setenv("XCURSOR_PATH", TestCursorTheme.directory, 1)
+        unsetenv("XCURSOR_THEME")
+        unsetenv("XCURSOR_SIZE")
         app = try Application(displayName: server.display)
         app.quitsWhenLastWindowCloses = false
     }

@@ -26,6 +26,9 @@ final class IconsScene {
                     Label("Camera"); Circle(color: .red, diameter: 10)
                 }
             })
+        // A click on them does something: the pointing hand says so.
+        home.cursor = .pointingHand
+        video.cursor = .pointingHand
         // The microphone has no tooltip, as in the episode.
         let mic = icon("mic", id: "icon-mic")
 

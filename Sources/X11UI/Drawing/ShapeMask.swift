@@ -15,6 +15,8 @@ final class ShapeMask {
     private var surface: OpaquePointer?
     private var width: Int32 = 0
     private var height: Int32 = 0
+    /// The input region last set (a translucent window's outline), for `restoreInput`.
+    private var input: (window: UInt, rectangles: [XRectangle])?
 
     init(connection: DisplayConnection, resources: DrawingResources) {
         self.connection = connection
@@ -51,6 +53,26 @@ final class ShapeMask {
         XShapeCombineRectangles(
             connection.display, window, inputOnly ? ShapeInput : ShapeBounding, 0, 0, &rectangles,
             Int32(rectangles.count), ShapeSet, YXBanded)
+        input = inputOnly ? (window, rectangles) : nil
+    }
+
+    /// Empties the window's input region: the pointer goes through it to what lies beneath (a
+    /// tooltip fading out).
+    func clearInput(of window: UInt) {
+        guard connection.isUsable else { return }
+        XShapeCombineRectangles(connection.display, window, ShapeInput, 0, 0, nil, 0, ShapeSet, YXBanded)
+    }
+
+    /// Gives the window back the input region `apply` set last (the window's whole area when
+    /// it set none).
+    func restoreInput(of window: UInt) {
+        guard connection.isUsable else { return }
+        guard var rectangles = input.flatMap({ $0.window == window ? $0.rectangles : nil }) else {
+            XShapeCombineMask(connection.display, window, ShapeInput, 0, 0, 0, ShapeSet)
+            return
+        }
+        XShapeCombineRectangles(
+            connection.display, window, ShapeInput, 0, 0, &rectangles, Int32(rectangles.count), ShapeSet, YXBanded)
     }
 
     /// The set pixels of the top-left `width` × `height` of a 1-bit image as rectangles, banded

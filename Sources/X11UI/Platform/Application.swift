@@ -68,6 +68,8 @@ public final class Application {
     var appearanceState = AppearanceState()
     /// What the desktop's settings say, as far as it said it (``DesktopSettings``).
     var desktopSettings = DesktopSettings()
+    /// The cursors the windows show, made on first use (Application+Cursors.swift).
+    var cursorStore: CursorStore?
 
     /// Opens a connection to the X server.
     ///
@@ -150,6 +152,7 @@ public final class Application {
         accessibility?.close()
         for window in openWindows { window.close() }
         for case let window as Window in targets.values { window.close() }
+        cursorStore?.releaseAll()
         resources.removeAll()
         targets.removeAll()
         sources.close()

@@ -45,6 +45,8 @@ struct Atoms {
     let manager: UInt
     let netWorkArea: UInt
     let netCurrentDesktop: UInt
+    /// `_NET_WM_WINDOW_OPACITY`: a fading tooltip's opacity (ToolTipWindow+Fade.swift).
+    let netWMWindowOpacity: UInt
 
     /// The names interned, in the order of the `next()` calls in `init(_:)`.
     static func names(screen: Int32) -> [String] {
@@ -55,7 +57,7 @@ struct Atoms {
             "X11UI_SELECTION", "_NET_WM_CM_S\(screen)",
             "_NET_WM_PING", "_NET_WM_ICON", "_NET_WM_USER_TIME", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN",
             "_NET_STARTUP_INFO", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS", "MANAGER", "_NET_WORKAREA",
-            "_NET_CURRENT_DESKTOP",
+            "_NET_CURRENT_DESKTOP", "_NET_WM_WINDOW_OPACITY",
         ]
     }
 
@@ -141,6 +143,7 @@ struct Atoms {
         manager = next()
         netWorkArea = next()
         netCurrentDesktop = next()
+        netWMWindowOpacity = next()
         // Predefined atoms (X11/Xatom.h) need no round trip.
         wmName = XA_WM_NAME
         wmClass = XA_WM_CLASS

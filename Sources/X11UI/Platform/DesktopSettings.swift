@@ -35,5 +35,10 @@ extension Application {
         let old = desktopSettings
         guard settings != old else { return }
         desktopSettings = settings
+        if settings.cursorThemeName != old.cursorThemeName || settings.cursorThemeSize != old.cursorThemeSize
+            || settings.dpi != old.dpi
+        {
+            cursorSettingsDidChange()
+        }
     }
 }

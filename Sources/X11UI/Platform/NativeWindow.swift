@@ -212,6 +212,13 @@ final class NativeWindow {
         XConfigureWindow(connection.display, id, UInt32(CWX | CWY | CWWidth | CWHeight | CWStackMode), &changes)
     }
 
+    /// Shows `cursor` over the window (an X cursor the application made); 0 shows its
+    /// parent's.
+    func defineCursor(_ cursor: UInt) {
+        guard isLive else { return }
+        XDefineCursor(connection.display, id, cursor)
+    }
+
     /// Where the window's top-left corner is on the screen (a round trip).
     func originOnRoot() -> Point? {
         guard isLive else { return nil }

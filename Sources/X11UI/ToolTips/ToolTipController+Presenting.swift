@@ -193,10 +193,14 @@ extension ToolTipController {
         } else {
             pointerOnScreen = pointer?.root
         }
+        // Browsing from one tooltip to the next shows each at once; the first one fades in.
+        let entrance: ToolTipWindow.Entrance =
+            inPlace ? .update : machine.browses(source, now: scheduler.now) ? .atOnce : .fade
         presenter.present(
             request(
                 for: source, configuration: configuration, interaction: interaction, view: view, window: window,
-                origin: origin, pointer: pointerOnScreen))
+                origin: origin, pointer: pointerOnScreen),
+            entrance: entrance)
         guard presenter.isShown, let geometry = presenter.geometry else {
             feed(.dismissAll)  // the display went away: nothing is on the screen
             return

@@ -87,12 +87,20 @@ final class ToolTipHostWindow: PopupWindow {
         case .unmap:
             passThrough = nil
             leaveContent()
+            resetCursor()
         case .destroy:
             controller.toolTipWindowWasDestroyed()
         default:
             break
         }
         return true
+    }
+
+    /// The tooltip hid while its window stays on the screen to fade out: keyboard focus
+    /// leaves its views now, as it does when the window unmaps.
+    func toolTipDidHide() {
+        leaveContent()
+        resetCursor()
     }
 
     // MARK: - Presses through a tooltip that is not interactive

@@ -161,6 +161,14 @@ struct ToolTipStateMachine: Hashable {
 
     // MARK: - Rules
 
+    /// Whether a tooltip of `source` showing `now` is browsed to: it comes within the browse
+    /// timeout of the last hide, plus the browse delay it may have waited. Such a tooltip shows
+    /// at once, without a fade.
+    func browses(_ source: Source, now: MonotonicInstant) -> Bool {
+        guard let lastHidden else { return false }
+        return now - lastHidden <= source.timings.browseTimeout + source.timings.browseDelay
+    }
+
     private func delay(for source: Source, now: MonotonicInstant) -> Duration {
         if let lastHidden, now - lastHidden <= source.timings.browseTimeout { return source.timings.browseDelay }
         return source.timings.initialDelay

@@ -3,11 +3,11 @@
 /// handful of requests and no round trip.
 @MainActor
 final class ToolTipWindow {
-    private unowned let application: Application
-    private var host: ToolTipHostWindow?
+    unowned let application: Application
+    private(set) var host: ToolTipHostWindow?
     private let bubble = ToolTipBubbleView()
     private let textLabel = Label("")
-    private var mask: ShapeMask?
+    private(set) var mask: ShapeMask?
     private var transientFor: UInt = 0
     private var windowName: String?
 
@@ -22,6 +22,8 @@ final class ToolTipWindow {
     private var prepared: Prepared?
     /// The frame last sent to the server.
     private var sentFrame: Rect?
+    /// The fade under way (ToolTipWindow+Fade.swift).
+    var fading = Fading()
 
     /// A tooltip's outline in window coordinates: the same wherever the window is.
     private struct Outline: Equatable {
@@ -60,13 +62,16 @@ final class ToolTipWindow {
     /// The popup the tooltips show in, once made.
     var hostWindow: ToolTipHostWindow? { host }
 
-    /// Shows a tooltip, or re-renders it in place when one is already shown.
-    func present(_ request: Request) {
+    /// Shows a tooltip, or re-renders it in place when one is already shown; `entrance` says
+    /// whether it fades in (ToolTipWindow+Fade.swift).
+    func present(_ request: Request, entrance: Entrance = .atOnce) {
         guard application.connection.isUsable else { return }
         // A window destroyed by another client and not hidden since is not shown any more.
         if host == nil { isShown = false }
-        if !isShown, let prepared, prepared == Prepared(request, on: application), let host, host.native != nil,
-            let geometry
+        // A tooltip fading out is still on the screen: the new one takes its place at once.
+        let onScreen = interruptFadeOut()
+        if !isShown, !onScreen, let prepared, prepared == Prepared(request, on: application), let host,
+            host.native != nil, let geometry
         {
             // Made ready a moment ago (`prepare`): the window holds this tooltip, placed, sized,
             // shaped and painted. The show is the configure (raising it, in case another window
@@ -74,15 +79,25 @@ final class ToolTipWindow {
             self.prepared = nil
             send(geometry.windowFrame, to: host)
             isShown = true
+            beginFadeIn(entrance)
             host.show()
             application.connection.flush()
             return
         }
         prepared = nil
         let host = lay(request)
+        // Full opacity once the window holds the new tooltip (not the old one for a frame).
+        if onScreen {
+            showAtFullOpacity()
+        } else if isShown, entrance != .update {
+            finishFadeIn()
+        }
         if !isShown {
             isShown = true
-            host.show()
+            if !onScreen {
+                beginFadeIn(entrance)
+                host.show()
+            }
         }
         application.connection.flush()
     }
@@ -94,7 +109,8 @@ final class ToolTipWindow {
     /// is done by the deadline rather than after it. Rich content is not prepared: its views
     /// are made anew for each show.
     func prepare(_ request: Request) {
-        guard application.connection.isUsable, !isShown, let wanted = Prepared(request, on: application),
+        // Not while a tooltip fades out: the window is still on the screen.
+        guard application.connection.isUsable, !isShown, !isFadingOut, let wanted = Prepared(request, on: application),
             wanted != prepared
         else { return }
         prepared = nil
@@ -250,19 +266,24 @@ final class ToolTipWindow {
         painted = paint
     }
 
-    /// Unmaps the window (it stays for the next tooltip).
+    /// Hides the tooltip: it fades out where fades are wanted, else its window unmaps now (it
+    /// stays for the next tooltip). Hidden either way from now on, for all but the eye.
     func hide() {
         guard isShown else { return }
         isShown = false
         if let host, host.native != nil, application.connection.isUsable {
-            host.hide()
+            if !beginFadeOut() { host.hide() }
             application.connection.flush()
         }
     }
 
-    /// Destroys the window and its resources.
+    /// Destroys the window and its resources (a fade under way ends with it).
     func destroy() {
-        hide()
+        stopFade()
+        if isShown {
+            isShown = false
+            host?.hide()
+        }
         forgetWindow()
     }
 
@@ -277,6 +298,8 @@ final class ToolTipWindow {
     /// Closes the host window and forgets everything noted about it: what the next show sends
     /// starts from nothing.
     private func forgetWindow() {
+        stopFade()
+        fading = Fading()
         host?.close()
         host = nil
         mask = nil
@@ -358,24 +381,6 @@ final class ToolTipWindow {
             if label.textColor == .label { label.textColor = style.foreground }
         }
         for subview in view.subviews { applyStyle(style, to: subview) }
-    }
-
-    /// The text of every label in a view tree, in order: the tooltip's accessible name. The
-    /// titles of buttons in it are actions, not part of what the tooltip says.
-    static func plainText(of view: View) -> String {
-        textLabels(in: view).map(\.text).joined(separator: " ")
-    }
-
-    /// The labels whose text the plain text is, in order.
-    static func textLabels(in view: View) -> [Label] {
-        var labels: [Label] = []
-        func visit(_ v: View) {
-            guard !v.isHidden, !(v is Button) else { return }
-            if let label = v as? Label, !label.text.isEmpty { labels.append(label) }
-            for subview in v.subviews { visit(subview) }
-        }
-        visit(view)
-        return labels
     }
 
     /// The content presented last (the text's label, an item row, the caller's view), kept

@@ -1,5 +1,6 @@
 /// Multi-line read-only text the user can select: drag to select, double-click for a word,
-/// triple-click for a line; the selection goes to PRIMARY, Ctrl+C copies it to CLIPBOARD.
+/// triple-click for a line; the selection goes to PRIMARY, Ctrl+C copies it to CLIPBOARD. The
+/// pointer over it is the I-beam (``View/cursor`` is ``Cursor/text``).
 ///
 /// ```swift
 /// let text = TextView("Select some of this text.")
@@ -55,6 +56,7 @@ open class TextView: View {
         backgroundColor = .controlBackground
         borderColor = .separator
         cornerRadius = 6
+        cursor = .text
     }
 
     open override var acceptsFocus: Bool { true }

@@ -82,4 +82,31 @@ extension View {
         interactionIDs.remove(ObjectIdentifier(interaction))
         interaction.didMove(to: nil)
     }
+
+    // MARK: - Nesting depth
+
+    /// The levels in the subtree, exact when the bound says it may exceed `limit`.
+    func heightBound(within limit: Int) -> Int {
+        guard subtreeHeight > limit else { return subtreeHeight }
+        // Iterative, so that measuring a tree that is too deep is safe too.
+        var deepest = 1
+        var pending: [(View, Int)] = [(self, 1)]
+        while let (view, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            for subview in view.subviews { pending.append((subview, level + 1)) }
+        }
+        subtreeHeight = deepest
+        return deepest
+    }
+
+    /// Raises the ancestors' height bounds for a newly inserted subview.
+    func raiseHeightBound(above view: View) {
+        var height = view.subtreeHeight + 1
+        var current: View? = self
+        while let ancestor = current, ancestor.subtreeHeight < height {
+            ancestor.subtreeHeight = height
+            height += 1
+            current = ancestor.superview
+        }
+    }
 }

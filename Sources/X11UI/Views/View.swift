@@ -143,6 +143,12 @@ open class View {
         didSet { if borderColor != oldValue { setNeedsDisplay() } }
     }
 
+    /// The pointer's shape over the view and the views inside it that set none; nil shows the
+    /// superview's (the window's own arrow at the top). See ``Cursor``.
+    public var cursor: Cursor? {
+        didSet { if cursor != oldValue { window?.viewCursorDidChange(self) } }
+    }
+
     /// Creates a view with a frame (layout containers usually set it).
     public init(frame: Rect = .zero) {
         self.frame = frame.validated
@@ -215,35 +221,10 @@ open class View {
     /// An upper bound on the levels in this view's subtree (1 for a view with no subviews).
     /// Raised when views are inserted below, never lowered on removal; when it would refuse an
     /// insertion it is first recomputed exactly.
-    private var subtreeHeight = 1
+    var subtreeHeight = 1
     /// Whether the nesting bound was reported (once per process: a loop that keeps nesting
     /// would otherwise fill standard error).
     private static var warnedAboutDepth = false
-
-    /// The levels in the subtree, exact when the bound says it may exceed `limit`.
-    private func heightBound(within limit: Int) -> Int {
-        guard subtreeHeight > limit else { return subtreeHeight }
-        // Iterative, so that measuring a tree that is too deep is safe too.
-        var deepest = 1
-        var pending: [(View, Int)] = [(self, 1)]
-        while let (view, level) = pending.popLast() {
-            deepest = max(deepest, level)
-            for subview in view.subviews { pending.append((subview, level + 1)) }
-        }
-        subtreeHeight = deepest
-        return deepest
-    }
-
-    /// Raises the ancestors' height bounds for a newly inserted subview.
-    private func raiseHeightBound(above view: View) {
-        var height = view.subtreeHeight + 1
-        var current: View? = self
-        while let ancestor = current, ancestor.subtreeHeight < height {
-            ancestor.subtreeHeight = height
-            height += 1
-            current = ancestor.superview
-        }
-    }
 
     // MARK: - Drawing
 

@@ -9,6 +9,8 @@ struct HoverState {
     var lastPressTime: UInt = 0
     var lastPressLocation = Point.zero
     var clickCount = 0
+    /// The cursor defined on the window; nil: none (the parent's shows).
+    var cursor: Cursor?
 }
 
 /// Keyboard focus within the window.
@@ -175,6 +177,7 @@ extension Window {
             let local = view.convertFromWindow(location)
             for interaction in view.interactions { interaction.handle(.pointerEntered(local)) }
         }
+        updateCursor()
     }
 
     /// `location` (window coordinates) in the coordinates of the last view of `chain`, a view
