@@ -363,6 +363,25 @@ try:
                 offsetAtThree=t.getOffsetAtPoint(three[0] + 1, three[1] + three[3] // 2,
                                                  pyatspi.DESKTOP_COORDS))
         items.queryAction().doAction(1)
+    # Cut text (issue 29): its expansion tooltip only repeats the view's name, so it is no tool
+    # tip object; a cut button's bubble also holds its own tooltip, which is one, saying only
+    # that. The tooltip window's name says what showed.
+    expansions = {}
+    for identifier in ["truncated-label", "truncated-button"]:
+        view = find(app, identifier)
+        if view is None:
+            continue
+        extents = view.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
+        pump(lambda: False, 0.7)  # out of browse mode
+        subprocess.run(["xdotool", "mousemove", str(extents.x + 40), str(extents.y + extents.height // 2)],
+                       check=True)
+        tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"), None), 1.5)
+        shown = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "X11UI-ToolTip", "getwindowname",
+                                "%@"], capture_output=True, text=True).stdout.strip()
+        expansions[identifier] = {"name": view.name, "description": view.description, "shown": shown,
+                                  "toolTip": tip.name if tip is not None else None}
+    report["expansions"] = expansions
 except SystemExit:
     pass
 except Exception as error:

@@ -143,6 +143,19 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     ] {
         try click(id, name: "placements-\(id)")
     }
+    // Cut text shown whole over itself: a label, and a button with a tooltip of its own.
+    try hover("truncated-label", at: { ($0.x + 40, $0.midY) }, name: "expansion-truncated-label")
+    try hover("truncated-button", name: "expansion-truncated-button")
+    // A tooltip that follows the pointer along the bar, saying where it is.
+    if let bar = frames["follow-shape"] {
+        try hover("follow-shape", at: { ($0.x + 20, $0.midY) }, name: "follow-shape-start")
+        for x in stride(from: bar.x + 24, through: bar.x + bar.width * 3 / 4, by: 4) {
+            probe.movePointer(to: x, bar.midY)
+            usleep(5_000)
+        }
+        usleep(100_000)
+        try shoot("follow-shape-moved", around: "follow-shape", tip: tooltip())
+    }
     // Select a word in the text view by double-clicking, then hover the selection.
     if let text = frames["text-view"] {
         probe.movePointer(to: text.x + 40, text.y + 16)

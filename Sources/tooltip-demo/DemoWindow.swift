@@ -5,6 +5,8 @@ import X11UI
 final class DemoWindow {
     let window: Window
     private let sample: SampleScene?
+    /// Holds the delegates of the icons scene's tooltips (held weakly by their interactions).
+    private let icons: IconsScene?
 
     init?(scene: String) {
         let title: String
@@ -14,12 +16,14 @@ final class DemoWindow {
         case "all":
             let sample = SampleScene()
             self.sample = sample
+            let icons = IconsScene()
+            self.icons = icons
             title = "X11UI Tooltips"
             size = Size(width: 1280, height: 800)
             content = HStack(spacing: 28, alignment: .fill, padding: 20) {
                 sample.view
                 Separator()
-                IconsScene().view
+                icons.view
                 Separator()
                 PlacementsScene().view
             }
@@ -27,14 +31,18 @@ final class DemoWindow {
         case "sample":
             let sample = SampleScene()
             self.sample = sample
+            icons = nil
             title = "X11UI Tooltips: sample"
             content = VStack(alignment: .fill, padding: 20) { sample.view }
         case "icons":
             sample = nil
+            let icons = IconsScene()
+            self.icons = icons
             title = "X11UI Tooltips: icons"
-            content = VStack(alignment: .fill, padding: 20) { IconsScene().view }
+            content = VStack(alignment: .fill, padding: 20) { icons.view }
         case "placements":
             sample = nil
+            icons = nil
             title = "X11UI Tooltips: placements"
             size = Size(width: 720, height: 480)
             content = VStack(alignment: .fill, padding: 20) { PlacementsScene().view }

@@ -196,6 +196,26 @@ struct AccessibilityTests {
         #expect(!((report["toolTipAfterFocusMoved"] as? [String]) ?? []).contains(buyText))
     }
 
+    /// Issue 29: a cut label's name is its full text and its description stays empty, so a
+    /// screen reader reads the same as before; its expansion tooltip, which only repeats the
+    /// name, is no tool tip object. A cut button with a tooltip of its own: its name is the
+    /// full title, and the tool tip object says its own tooltip only.
+    @Test func expansionTooltipsAnnounceNothingTwice() throws {
+        let report = try Self.run().report
+        let expansions = try #require(report["expansions"] as? [String: [String: Any]], "\(report["errors"] ?? "")")
+        let label = try #require(expansions["truncated-label"])
+        let path = "~/Documents/Reports/2024/quarterly-summary-final.pdf"
+        #expect(label["name"] as? String == path)
+        #expect(label["description"] as? String == "")
+        #expect(label["shown"] as? String == path, "the expansion tooltip showed")
+        #expect(label["toolTip"] is NSNull || label["toolTip"] == nil, "no tool tip object: \(label)")
+        let button = try #require(expansions["truncated-button"])
+        #expect(button["name"] as? String == "Export as Portable Document Format")
+        #expect(button["description"] as? String == "Saves the report as a PDF file.")
+        #expect(button["shown"] as? String == "Export as Portable Document Format Saves the report as a PDF file.")
+        #expect(button["toolTip"] as? String == "Saves the report as a PDF file.")
+    }
+
     @Test func theCartsDescriptionFollowsItsCount() throws {
         let report = try Self.run().report
         #expect(

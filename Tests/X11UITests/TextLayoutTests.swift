@@ -289,3 +289,38 @@ private func lines(_ text: String, width: Double? = nil, maxLines: Int? = nil) -
         #expect(elapsed < .seconds(1), "took \(elapsed)")
     }
 }
+
+/// Issue 29: a line that is not wrapped is cut with an ellipsis where its box ends.
+@MainActor
+@Suite struct TextLayoutWidthCutTests {
+    private func cut(_ text: String, at width: Double, maxLines: Int? = 1) -> TextLayout {
+        TextLayout(text: text, measurer: FakeMeasurer(), maxWidth: nil, maxLines: maxLines, truncationWidth: width)
+    }
+
+    @Test func aLineWiderThanItsBoxIsCutWithAnEllipsis() {
+        let l = cut("abcdefghij", at: 50)  // 70 px of text in 50
+        #expect(l.isTruncated && l.isCutAtWidth)
+        #expect(l.lines.map { String($0.text) } == ["abcdef"])
+        #expect(l.lines[0].isEllipsized)
+        #expect(l.lines[0].width <= 50)
+        #expect(!l.serves(width: 70, wrapping: false), "a cut line serves its own width only")
+    }
+
+    @Test func aLineThatFitsIsNotCut() {
+        let l = cut("abcde", at: 35)
+        #expect(!l.isTruncated && !l.isCutAtWidth)
+        #expect(l.lines.map { String($0.text) } == ["abcde"])
+        #expect(l.serves(width: 40, wrapping: false) && !l.serves(width: 30, wrapping: false))
+    }
+
+    @Test func aSecondParagraphIsCutAtTheBoxToo() {
+        let l = cut("abcdefghij\nmore", at: 50)
+        #expect(l.lines.count == 1 && l.isTruncated)
+        #expect(l.lines[0].width <= 50)
+    }
+
+    @Test func withoutAWidthNothingIsCut() {
+        let l = TextLayout(text: "abcdefghij", measurer: FakeMeasurer(), maxWidth: nil, maxLines: 1)
+        #expect(!l.isTruncated && l.lines[0].width == 70)
+    }
+}

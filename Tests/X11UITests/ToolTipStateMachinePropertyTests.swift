@@ -30,6 +30,7 @@ private let hoverSources = [
     Source(interaction: 1, region: bottom, anchor: .pointer, timings: .standard),
     Source(interaction: 2, region: top, anchor: .pointer, timings: expiring),
     Source(interaction: 3, region: top, anchor: .pointer, timings: quick),
+    Source(interaction: 7, region: bottom, anchor: .pointer, timings: .standard, follows: true),
 ]
 private let clickSources = [
     Source(interaction: 4, region: top, anchor: .click, timings: .standard),
@@ -58,6 +59,9 @@ private enum Invariant: String, CaseIterable {
     case emptyAnswerNoBrowse = "an empty answer with nothing on the screen leaves browse mode as it was"
     case questionsWithdrawn = "any input but an answer, an update request or a placement withdraws the question"
     case updatesBounded = "an update asked for while answering is served once, after (never a loop)"
+    case followOnlyFollower = "a .follow only while a tooltip that follows the pointer shows, at most one a step"
+    case followOncePerFrame = "a .follow at least a frame after the tooltip showed or last moved"
+    case followOnlyMotion = "a .follow never to where the tooltip was put already"
 }
 
 private struct Simulation {
@@ -77,6 +81,9 @@ private struct Simulation {
     var reasksInARow = 0
     var trace: [[Effect]] = []
     var violations: [Invariant: String] = [:]
+    /// When the shown tooltip that follows the pointer showed or last moved, and where to.
+    var lastMove: MonotonicInstant?
+    var placedAt: Point?
     /// The last inputs, for failure messages.
     var recent: [(ms: Int64, input: Input)] = []
     var counts: [String: Int] = [:]
@@ -164,6 +171,8 @@ private struct Simulation {
     }
 
     mutating func check(_ effects: [Effect], after input: Input) {
+        let follows = effects.filter { if case .follow = $0 { true } else { false } }
+        expect(follows.count <= 1, .followOnlyFollower)
         var isContent = false
         if case .answer(.content) = input { isContent = true }
         for effect in effects {
@@ -174,6 +183,7 @@ private struct Simulation {
                 expect(isContent, .showsOnlyAnswered)
                 expect(!s.isSamePlace(as: displayed), .noReshowOfShown)
                 displayed = s
+                (lastMove, placedAt) = (now, machine.pointerLocation)
                 counts["show \(s.anchor)", default: 0] += 1
                 if s.anchor == .pointer {
                     let under = machine.pointer.source
@@ -190,6 +200,14 @@ private struct Simulation {
                 counts["hide", default: 0] += 1
             case .setTimer(let t):
                 timer = t
+            case .follow(let point):
+                expect(displayed?.follows == true && machine.shown?.follows == true, .followOnlyFollower)
+                expect(
+                    lastMove.map { now - $0 >= displayed?.timings.followInterval ?? .zero } ?? false,
+                    .followOncePerFrame)
+                expect(point != placedAt, .followOnlyMotion)
+                (lastMove, placedAt) = (now, point)
+                counts["follow", default: 0] += 1
             }
         }
         expect(displayed == machine.shown, .effectsTrackState)
@@ -210,7 +228,7 @@ private struct Simulation {
             expect(!pending.source.isSamePlace(as: machine.shown), .pendingNotShown)
             expect(pending.source.anchor != .click, .clickNeverPending)
         }
-        var deadlines = [machine.pending?.deadline, machine.graceDeadline].compactMap { $0 }
+        var deadlines = [machine.pending?.deadline, machine.graceDeadline, machine.followDeadline].compactMap { $0 }
         if let showing = machine.showing, let autoHide = showing.source.timings.autoHide {
             deadlines.append(showing.since + autoHide)
         }
@@ -297,7 +315,9 @@ private struct Simulation {
     /// Guards against a vacuous run: every kind of effect and rule was exercised many times.
     @Test func theRandomRunsExerciseEveryRule() {
         let counts = Self.results.counts
-        for key in ["show pointer", "show click", "show focus", "hide", "update", "grace", "escape hide", "ask"] {
+        for key in [
+            "show pointer", "show click", "show focus", "hide", "update", "grace", "escape hide", "ask", "follow",
+        ] {
             #expect(counts[key, default: 0] >= 200, "\(key): \(counts[key, default: 0])")
         }
     }

@@ -183,7 +183,7 @@ extension AccessibilityBridge {
         let describedBy: UInt32 = 18
         let descriptionFor: UInt32 = 17
         var relations: [DBusValue] = []
-        let shownSource = application.toolTips.isShowing ? application.toolTips.shownSource : nil
+        let shownSource = application.toolTips.accessibleText != nil ? application.toolTips.shownSource : nil
         switch node {
         case .view(let view) where view === shownSource:
             relations.append(

@@ -262,7 +262,7 @@ final class AccessibilityBridge {
     /// The tooltip showed, changed in place, or hid (`source` is the view it belongs to).
     func toolTipDidChange(source: View?) {
         let node = AccessibleNode.toolTip(application)
-        let text = application.toolTips.shownText
+        let text = application.toolTips.accessibleText
         let previous = toolTipState
         if let text {
             toolTipState = (text, WeakObject(source))

@@ -39,7 +39,7 @@ enum AccessibleNode {
         case .window(let window): window.title
         case .view(let view): view.resolvedAccessibilityLabel ?? ""
         case .toolTip(let application):
-            application.toolTips.shownText ?? application.accessibility?.lastToolTipText ?? ""
+            application.toolTips.accessibleText ?? application.accessibility?.lastToolTipText ?? ""
         }
     }
 
@@ -61,7 +61,7 @@ enum AccessibleNode {
                 return window
             }
             nodes += embedded.sorted { $0.xid < $1.xid }.map { .window($0) }
-            if application.toolTips.isShowing { nodes.append(.toolTip(application)) }
+            if application.toolTips.accessibleText != nil { nodes.append(.toolTip(application)) }
             return nodes
         case .window(let window):
             return window.rootView.subviews.filter { !$0.isHidden }.map { .view($0) }
@@ -120,7 +120,7 @@ enum AccessibleNode {
             }
             return states
         case .toolTip(let application):
-            return application.toolTips.isShowing ? [.enabled, .sensitive, .showing, .visible] : [.enabled]
+            return application.toolTips.accessibleText != nil ? [.enabled, .sensitive, .showing, .visible] : [.enabled]
         case .view(let view):
             var states: Set<State> = [.enabled, .sensitive]
             if view.isVisibleInWindow {

@@ -80,6 +80,12 @@ struct TextLayout: Equatable {
         return size.width <= width && width <= offeredWidth
     }
 
+    /// Whether these lines serve for `width` in a label that wraps (`serves(width:)`) or not:
+    /// a line that is not wrapped serves any width it fits uncut.
+    func serves(width: Double, wrapping: Bool) -> Bool {
+        wrapping ? serves(width: width) : !isCutAtWidth && size.width <= width
+    }
+
     /// The size the lines and their ink cover.
     var size: Size {
         Size(
@@ -98,6 +104,11 @@ struct TextLayout: Equatable {
         lineHeight > 0 ? Int(maximumExtent / lineHeight) + 1 : 1024
     }
 
+    /// The width an unwrapped line is cut at (see `init`).
+    private var truncationWidth: Double?
+    /// Whether the line was cut at `truncationWidth` (the lines then serve that width only).
+    private(set) var isCutAtWidth = false
+
     /// The ellipsis appended to a truncated last line.
     static let ellipsis: Substring = "…"
 
@@ -106,13 +117,19 @@ struct TextLayout: Equatable {
     /// - Parameters:
     ///   - maxWidth: the width to wrap at; nil (or not positive) keeps each paragraph on one line.
     ///   - maxLines: the most lines to produce; nil for no limit.
+    ///   - truncationWidth: for text that is not wrapped (`maxWidth` nil), the width at which
+    ///     its line is cut with an ellipsis; nil lets it run on.
     @MainActor
-    init(text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int? = nil) {
+    init(
+        text: String, measurer: some TextMeasuring, maxWidth: Double?, maxLines: Int? = nil,
+        truncationWidth: Double? = nil
+    ) {
         lineHeight = measurer.lineHeight
         ascent = measurer.ascent
         // Lines are never broken wider than text can show.
         let width = maxWidth.flatMap { $0.isFinite && $0 > 0 ? min($0, Self.maximumExtent) : nil }
         offeredWidth = width
+        if width == nil, let cut = truncationWidth, cut.isFinite, cut >= 0 { self.truncationWidth = cut }
         breakLines(text: text, measurer: measurer, maxWidth: width, maxLines: maxLines)
         // Ink beyond the lines needs room beside them: wrap again, narrower by that much.
         if let width, size.width > width, inkInsets.horizontal > 0, width > inkInsets.horizontal {
@@ -130,14 +147,22 @@ struct TextLayout: Equatable {
         wrappedWidth = maxWidth
         lines = []
         isTruncated = false
+        isCutAtWidth = false
         var breaker = LineBreaker(text: text[...], measurer: measurer, maxWidth: maxWidth)
         while let line = breaker.next() {
             if lines.count == limit {
                 isTruncated = true
-                ellipsizeLastLine(measurer: measurer, maxWidth: maxWidth)
+                ellipsizeLastLine(measurer: measurer, maxWidth: maxWidth ?? truncationWidth)
+                isCutAtWidth = maxWidth == nil && truncationWidth != nil
                 break
             }
             lines.append(line)
+        }
+        // A line that is not wrapped is cut where its box ends.
+        if !isTruncated, let cut = truncationWidth, let last = lines.last, last.wrapWidth > cut {
+            isTruncated = true
+            isCutAtWidth = true
+            ellipsizeLastLine(measurer: measurer, maxWidth: cut)
         }
         if lines.isEmpty { lines = [Line(text: "", width: 0)] }
         orderForDisplay(text: text, measurer: measurer)

@@ -34,6 +34,9 @@ public struct ToolTipConfiguration {
     /// The region of the view (in its coordinates) the tooltip belongs to; nil for the whole
     /// view. Leaving it asks the delegate again.
     public var sourceRect: Rect?
+    /// For an expansion tooltip: the cut text made whole, placed over it (`content` is then the
+    /// full text, and the view's own tooltip, if any, is `expansion.own`).
+    var expansion: ExpansionToolTip?
 
     /// A text tooltip for the whole view.
     public init(toolTip: String) {
@@ -73,6 +76,17 @@ public struct ToolTipConfiguration {
     /// assumed equal, except to themselves by identity of the text they contain).
     @MainActor
     func hasSameContent(as other: ToolTipConfiguration) -> Bool {
+        if expansion != nil || other.expansion != nil {
+            guard let a = expansion, let b = other.expansion, a.hasSamePlacement(as: b) else { return false }
+            switch (a.own, b.own) {
+            case (nil, nil): break
+            case (let x?, let y?):
+                guard ToolTipConfiguration(content: x).hasSameContent(as: ToolTipConfiguration(content: y)) else {
+                    return false
+                }
+            default: return false
+            }
+        }
         switch (content, other.content) {
         case (.text(let a), .text(let b)): return a == b
         case (.items(let a), .items(let b)):

@@ -83,6 +83,11 @@ extension ToolTipController: WindowInteraction {
             pointerMoved(in: window, at: location, root: root, deepest: context.deepest) {
                 // One pass over the record, no intermediate list.
                 var candidates: [(ToolTipInteraction, Point)] = []
+                // The deepest view's cut text comes first: its expansion tooltip holds the
+                // view's own tooltip too.
+                if let expanding = context.deepest as? any ExpandingText, expanding.cutLabel != nil {
+                    candidates.append((expanding.expansionToolTip, expanding.convertFromWindow(location)))
+                }
                 for entry in recorded {
                     guard case .pointerMoved(let local) = entry.event, let interaction = entry.interaction.value,
                         interaction.view?.window === window
@@ -115,7 +120,11 @@ extension ToolTipController: WindowInteraction {
                 }
                 return false
             }
-            focusDidMove(to: toolTip?.0, byKeyboard: byKeyboard)
+            // A focused view whose text is cut shows its full text (with its own tooltip).
+            let expansion = (context.focused as? any ExpandingText).flatMap {
+                $0.cutLabel != nil ? $0.expansionToolTip : nil
+            }
+            focusDidMove(to: expansion ?? toolTip?.0, byKeyboard: byKeyboard)
         case .focusLost:
             focusDidMove(to: nil, byKeyboard: false)
         default:

@@ -45,6 +45,8 @@ extension ToolTipController {
             present(source, inPlace: false)
         case .update(let source):
             present(source, inPlace: true)
+        case .follow(let point):
+            follow(to: point)
         }
     }
 
@@ -217,18 +219,29 @@ extension ToolTipController {
     /// What the tooltip window is given to show `configuration` for `source`: a whole-view
     /// tooltip lines up with what the view looks like (a button's body), one for a part of
     /// the view points at that part and keeps clear of the rest.
-    private func request(
+    func request(
         for source: ToolTipStateMachine.Source, configuration: ToolTipConfiguration, interaction: ToolTipInteraction,
-        view: View, window: Window, origin: Point, pointer: Point?
+        view: View, window: Window, origin: Point, pointer: Point?, keepsEdge: ToolTipPlacement.Edge? = nil
     ) -> ToolTipWindow.Request {
+        let placement = interaction.resolvedPlacement
+        if let expansion = configuration.expansion {
+            // Over the cut text itself, wherever the pointer is.
+            return ToolTipWindow.Request(
+                content: configuration.content, style: interaction.style ?? style, placement: placement,
+                source: view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y), pointer: pointer,
+                owner: window.windowID,
+                expansion: ToolTipWindow.Expansion(
+                    text: BytewiseString(expansion.text), font: expansion.font, wrapWidth: expansion.wrapWidth,
+                    anchor: view.convertToWindow(expansion.anchor).offsetBy(dx: origin.x, dy: origin.y)),
+                ownContent: expansion.own)
+        }
         let wholeView = configuration.sourceRect == nil
         let anchor =
             wholeView ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : source.region
-        let placement = interaction.resolvedPlacement
         return ToolTipWindow.Request(
             content: configuration.content, style: interaction.style ?? style, placement: placement, source: anchor,
-            pointer: pointer, followsPointer: source.anchor == .pointer && placement.anchor == .pointer,
+            pointer: pointer, followsPointer: source.anchor == .pointer && placement.anchor.usesPointer,
             avoiding: wholeView ? nil : view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y),
-            owner: window.windowID)
+            owner: window.windowID, keepsEdge: keepsEdge)
     }
 }

@@ -22,6 +22,8 @@ public final class ToolTipController {
     var timerDeadline: MonotonicInstant?
     /// How many times a timer was armed (for tests: motion across sources arms none).
     var timerArmings = 0
+    /// How many times a tooltip moved with the pointer (for tests and the benchmark).
+    var follows = 0
     /// When the pointer event being delivered reached its window (see `pointerEventArrived`).
     var pointerArrival: MonotonicInstant?
     /// The time the machine was last given: it never goes back.
@@ -73,6 +75,16 @@ public final class ToolTipController {
     /// The view whose tooltip is shown.
     @_spi(Testing)
     public var shownSource: View? { shown?.interaction.value?.view }
+    /// The shown tooltip as assistive technologies are told of it: nil when none shows, and
+    /// when an expansion tooltip shows alone (its text is the view's accessible name already,
+    /// which a screen reader would read twice); the view's own tooltip when an expansion
+    /// tooltip shows it below the full text.
+    var accessibleText: String? {
+        guard let text = shownText else { return nil }
+        guard let expansion = shown?.configuration.expansion else { return text }
+        return expansion.own.map { ToolTipConfiguration(content: $0).plainText }
+    }
+
     /// The X window of the tooltip (nil before the first show).
     public var windowID: X11WindowID? { presenter.windowID }
 
@@ -114,6 +126,13 @@ public final class ToolTipController {
     func interactionNeedsUpdate(_ interaction: ToolTipInteraction) {
         if resolvedAnswer?.interaction.value === interaction { resolvedAnswer = nil }
         feed(.invalidate(interaction.id))
+        // A view's own tooltip shows inside its expansion tooltip while its text is cut.
+        if let shown = self.shown?.interaction.value, shown.isExpansion, shown !== interaction,
+            shown.view === interaction.view
+        {
+            if resolvedAnswer?.interaction.value === shown { resolvedAnswer = nil }
+            feed(.invalidate(shown.id))
+        }
     }
 
     /// Shows an interaction's tooltip now, at its view.
@@ -182,7 +201,9 @@ public final class ToolTipController {
         _ interaction: ToolTipInteraction, region: Rect, anchor: ToolTipStateMachine.Anchor
     ) -> ToolTipStateMachine.Source {
         ToolTipStateMachine.Source(
-            interaction: interaction.id, region: region, anchor: anchor, timings: interaction.timings ?? timings)
+            interaction: interaction.id, region: region, anchor: anchor, timings: interaction.timings ?? timings,
+            follows: anchor == .pointer && interaction.resolvedPlacement.anchor == .followsPointer
+                && !interaction.isExpansion)
     }
 
     func remember(_ interaction: ToolTipInteraction) {

@@ -51,6 +51,11 @@ public final class ToolTipInteraction: Interaction {
 
     private let defaultContent: ToolTipConfiguration.Content?
 
+    /// Whether this is a view's expansion tooltip (see ``Label/allowsExpansionToolTips``): it
+    /// belongs to its view without being one of its `interactions`, and answers the view's cut
+    /// text made whole.
+    let isExpansion: Bool
+
     /// A number unique to the interaction, for the state machine.
     let id: UInt64
     private static var nextID: UInt64 = 0
@@ -60,6 +65,7 @@ public final class ToolTipInteraction: Interaction {
         self.defaultToolTip = defaultToolTip
         trigger = .hover
         defaultContent = nil
+        isExpansion = false
         id = Self.makeID()
     }
 
@@ -69,6 +75,7 @@ public final class ToolTipInteraction: Interaction {
         self.trigger = trigger
         self.placement = placement
         defaultContent = nil
+        isExpansion = false
         id = Self.makeID()
     }
 
@@ -80,6 +87,7 @@ public final class ToolTipInteraction: Interaction {
         self.trigger = trigger
         self.placement = placement
         defaultContent = .view(content)
+        isExpansion = false
         id = Self.makeID()
     }
 
@@ -88,7 +96,19 @@ public final class ToolTipInteraction: Interaction {
         self.trigger = trigger
         self.placement = placement
         defaultContent = .items(items)
+        isExpansion = false
         id = Self.makeID()
+    }
+
+    /// The expansion tooltip of `view`, whose text may be cut: it shows the full text over
+    /// the cut text, placed at the text and not at an edge (the view keeps it; it is not one of
+    /// the view's `interactions`, and is never the view's accessible description).
+    init(expanding view: View & ExpandingText) {
+        trigger = .hover
+        defaultContent = nil
+        isExpansion = true
+        id = Self.makeID()
+        self.view = view
     }
 
     private static func makeID() -> UInt64 {
@@ -123,6 +143,7 @@ public final class ToolTipInteraction: Interaction {
 
     /// The configuration at a point in the view: the delegate's answer, else the default.
     public func configuration(at point: Point) -> ToolTipConfiguration? {
+        if isExpansion { return (view as? any ExpandingText)?.expansionConfiguration(at: point) }
         if let delegate { return delegate.toolTipInteraction(self, configurationAt: point) }
         if let defaultContent { return ToolTipConfiguration(content: defaultContent) }
         if let defaultToolTip { return ToolTipConfiguration(toolTip: defaultToolTip) }

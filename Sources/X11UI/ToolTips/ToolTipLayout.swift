@@ -59,6 +59,10 @@ enum ToolTipLayout {
         var followsPointer = false
         /// The least room between a tooltip shifted along its edge and the monitor's edge.
         var edgeMargin = 0.0
+        /// The side a tooltip that follows the pointer is on already: kept while it fits and
+        /// leaves the pointer clear, so that it flips once and not back and forth as the
+        /// pointer moves about where the two sides meet.
+        var keepsEdge: ToolTipPlacement.Edge?
     }
 
     /// The size of the cursor box the tooltip keeps clear of when it falls back to the pointer.
@@ -85,6 +89,12 @@ enum ToolTipLayout {
         func acceptable(_ g: ToolTipGeometry) -> Bool {
             fits(request, source: anchor(g.edge), monitor: monitor, edge: g.edge)
                 && !(pointer.map { g.visualFrame.contains($0) } ?? false)
+        }
+        if let kept = request.keepsEdge, kept == request.placement.edge || kept == request.placement.edge.opposite,
+            fits(request, source: anchor(kept), monitor: monitor, edge: kept)
+        {
+            let g = layOut(request, source: anchor(kept), monitor: monitor, edge: kept, hasArrow: true)
+            if acceptable(g) { return g }
         }
         let first = placeOnBestEdge(request, anchor: anchor, monitor: monitor, pointer: pointer)
         guard let pointer, !acceptable(first) else { return first }
@@ -331,7 +341,7 @@ enum ToolTipLayout {
             arrow: arrow.map { (local($0.0), local($0.1), local($0.2)) }, monitor: screenMonitor)
     }
 
-    private static func clamp(_ value: Double, low: Double, high: Double) -> Double {
+    static func clamp(_ value: Double, low: Double, high: Double) -> Double {
         guard low <= high else { return low }
         return min(max(value, low), high)
     }

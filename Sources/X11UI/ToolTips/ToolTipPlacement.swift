@@ -55,6 +55,14 @@ public struct ToolTipPlacement: Hashable, Sendable {
         case pointer
         /// The source: the view, or the delegate's region of it.
         case source
+        /// The pointer, all the while it moves inside the source: the tooltip moves with it
+        /// (at most once a frame, ``ToolTipTimings/followInterval``), as Floating UI's
+        /// `clientPoint` with follow does, and a delegate is asked again at each new position,
+        /// so its text can tell where the pointer is ("x: 34%"). Charts, maps, sliders.
+        case followsPointer
+
+        /// Whether the tooltip lines up with the pointer (where it shows, or all along).
+        var usesPointer: Bool { self != .source }
     }
 
     /// The preferred side.
@@ -68,8 +76,8 @@ public struct ToolTipPlacement: Hashable, Sendable {
         set { validGap = Self.valid(gap: newValue) }
     }
     private var validGap: Double
-    /// What a hover tooltip lines up with along the edge: the pointer (the default) or the
-    /// source.
+    /// What a hover tooltip lines up with along the edge: the pointer where it shows (the
+    /// default), the pointer all the while it moves, or the source.
     public var anchor: Anchor
 
     /// Creates a placement.

@@ -13,6 +13,9 @@ extension ToolTipStateMachine {
         var region: Rect
         var anchor: Anchor
         var timings: ToolTipTimings
+        /// Whether a hover tooltip shown here moves with the pointer while it stays inside
+        /// (``ToolTipPlacement/Anchor/followsPointer``).
+        var follows = false
 
         /// Whether two sources are the same place (timings aside).
         func isSamePlace(as other: Source?) -> Bool {
@@ -86,6 +89,9 @@ extension ToolTipStateMachine {
         case show(Source)
         /// Re-render the shown tooltip in place with the content just answered (no hide).
         case update(Source)
+        /// Move the shown tooltip to the pointer at this point (root coordinates), asking its
+        /// delegate again there: a tooltip that follows the pointer, once a frame at most.
+        case follow(Point)
         /// Hide the shown tooltip.
         case hide
         /// Wake the machine with `.timer` at this instant (nil: no timer).
@@ -116,6 +122,19 @@ extension ToolTipStateMachine {
         /// The tooltip's frame on the screen, once placed.
         var frame: Rect?
         var leaving: Leaving?
+        /// For a tooltip that follows the pointer: where it was put and when.
+        var follow: Follow?
+    }
+
+    /// A tooltip that follows the pointer: the pointer it was last put at, when, and the
+    /// pointer it goes to once a frame has passed since (motion within a frame is coalesced).
+    struct Follow: Hashable, Sendable {
+        /// The pointer the tooltip was last placed at (nil: not known).
+        var placedAt: Point?
+        /// When it showed or last moved.
+        var lastMove: MonotonicInstant
+        /// Where the pointer went within the frame, not yet followed.
+        var waiting: Point?
     }
 
     /// A question to the delegate, waiting for its answer.

@@ -149,7 +149,11 @@ struct ToolTipStateMachine: Hashable {
             showing = current
             if !unchanged || moved { effects.append(.update(source)) }
         } else {
-            showing = Showing(source: source, since: now)
+            var new = Showing(source: source, since: now)
+            if source.follows, source.anchor == .pointer {
+                new.follow = Follow(placedAt: pointerLocation, lastMove: now)
+            }
+            showing = new
             effects.append(.show(source))
         }
         phase = .showing(showing)
@@ -201,6 +205,7 @@ struct ToolTipStateMachine: Hashable {
                 phase = .showing(current)
             case .source(let s) where s.isSamePlace(as: current.source):
                 current.leaving = nil
+                follow(&current, to: location, now: now, &effects)
                 phase = .showing(current)
             case .source(let s) where s.anchor == .pointer:
                 // Another source: kept only while that is on the way to the tooltip.
@@ -335,6 +340,10 @@ struct ToolTipStateMachine: Hashable {
         if let showing, let autoHide = showing.source.timings.autoHide, now - showing.since >= autoHide {
             hide(now: now, &effects)
         }
+        if case .showing(var current) = phase, let deadline = followDeadline, deadline <= now {
+            follow(&current, to: current.follow?.waiting, now: now, &effects)
+            phase = .showing(current)
+        }
         if let p = pending, p.deadline <= now {
             ask(p.source, &effects)
         }
@@ -344,6 +353,7 @@ struct ToolTipStateMachine: Hashable {
     private mutating func syncTimer(now: MonotonicInstant, _ effects: inout [Effect]) {
         var deadline: MonotonicInstant? = pending?.deadline
         if let grace = graceDeadline { deadline = min(deadline ?? grace, grace) }
+        if let move = followDeadline { deadline = min(deadline ?? move, move) }
         if let showing, let autoHide = showing.source.timings.autoHide {
             let expiry = showing.since + autoHide
             deadline = min(deadline ?? expiry, expiry)

@@ -25,6 +25,16 @@ public struct ToolTipTimings: Hashable, Sendable {
         didSet { autoHide = autoHide.map(Self.sane) }
     }
 
+    /// The least time between two moves of a tooltip that follows the pointer
+    /// (``ToolTipPlacement/Anchor/followsPointer``): a frame at 60 Hz by default. Motion in
+    /// between is coalesced into one move to where the pointer is at the end of the frame.
+    public var followInterval: Duration = Self.frame {
+        didSet { followInterval = Self.sane(followInterval) }
+    }
+
+    /// One frame at 60 Hz.
+    public static let frame = Duration.microseconds(16_667)
+
     /// The standard delays, the same as GTK's: 500 ms, 60 ms browsing within 500 ms; and
     /// 150 ms for a pointer that stops on its way to the tooltip.
     public static let standard = ToolTipTimings(

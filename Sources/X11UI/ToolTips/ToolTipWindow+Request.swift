@@ -17,6 +17,23 @@ extension ToolTipWindow {
         var avoiding: Rect?
         /// The window the tooltip belongs to (`WM_TRANSIENT_FOR`).
         var owner: X11WindowID?
+        /// The side a tooltip that follows the pointer is on already (kept while it fits).
+        var keepsEdge: ToolTipPlacement.Edge?
+        /// For an expansion tooltip: the full text and where the cut text is (`content` is
+        /// then that text, and `source` the view whose text is cut).
+        var expansion: Expansion?
+        /// For an expansion tooltip: the view's own tooltip, below the full text.
+        var ownContent: ToolTipConfiguration.Content?
+    }
+
+    /// An expansion tooltip's text, and where the cut text is on the screen.
+    struct Expansion: Equatable {
+        var text: BytewiseString
+        var font: Font
+        /// The width the text wraps at, as in the view; nil for one line.
+        var wrapWidth: Double?
+        /// Where the cut text's first line starts, at its baseline (screen coordinates).
+        var anchor: Point
     }
 
     /// A text tooltip's request, and what else its placement depends on: what a prepared
@@ -34,11 +51,12 @@ extension ToolTipWindow {
         var owner: X11WindowID?
         var scale: Double
         var monitors: [Rect]
+        var expansion: Expansion?
 
         /// Nil for rich content.
         @MainActor
         init?(_ request: Request, on application: Application) {
-            guard case .text(let string) = request.content else { return nil }
+            guard case .text(let string) = request.content, request.ownContent == nil else { return nil }
             text = BytewiseString(string)
             style = request.style
             appearance = application.appearance
@@ -50,6 +68,7 @@ extension ToolTipWindow {
             owner = request.owner
             scale = application.scale
             monitors = application.screen.monitors
+            expansion = request.expansion
         }
     }
 }

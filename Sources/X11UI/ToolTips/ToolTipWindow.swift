@@ -5,8 +5,10 @@
 final class ToolTipWindow {
     unowned let application: Application
     private(set) var host: ToolTipHostWindow?
-    private let bubble = ToolTipBubbleView()
+    let bubble = ToolTipBubbleView()
     private let textLabel = Label("")
+    /// The full text of an expansion tooltip (alone in its bubble).
+    let expansionLabel = Label("")
     private(set) var mask: ShapeMask?
     private var transientFor: UInt = 0
     private var windowName: String?
@@ -50,6 +52,7 @@ final class ToolTipWindow {
         var maxLines: Int?
         var composited: Bool
         var outline: Outline
+        var expansion: Expansion?
     }
 
     init(application: Application) {
@@ -126,32 +129,39 @@ final class ToolTipWindow {
         let host = ensureHost()
         let style = request.style
         let frame = Frame(style: style, scale: application.scale, composited: host.isTranslucent)
-        let view = contentView(for: request.content, style: style)
-        let body = measure(view, in: frame, source: request.source, pointer: request.pointer)
-        let geometry = ToolTipLayout.place(
-            ToolTipLayout.Request(
-                body: body, arrow: frame.arrow, margins: frame.shadowMargin,
-                cornerRadius: style.cornerRadius * frame.scale, source: request.source,
-                placement: request.placement, gap: request.placement.gap * frame.scale,
-                monitors: application.screen.monitors, pointer: request.pointer, avoid: request.avoiding,
-                followsPointer: request.followsPointer, edgeMargin: ToolTipLayout.monitorMargin * frame.scale))
+        let view: View
+        let geometry: ToolTipGeometry
+        if let expansion = request.expansion {
+            (view, geometry) = layOutExpansion(expansion, request: request, frame: frame)
+        } else {
+            view = contentView(for: request.content, style: style)
+            let body = measure(view, in: frame, source: request.source, pointer: request.pointer)
+            geometry = ToolTipLayout.place(
+                ToolTipLayout.Request(
+                    body: body, arrow: frame.arrow, margins: frame.shadowMargin,
+                    cornerRadius: style.cornerRadius * frame.scale, source: request.source,
+                    placement: request.placement, gap: request.placement.gap * frame.scale,
+                    monitors: application.screen.monitors, pointer: request.pointer, avoid: request.avoiding,
+                    followsPointer: request.followsPointer, edgeMargin: ToolTipLayout.monitorMargin * frame.scale,
+                    keepsEdge: request.keepsEdge))
+        }
         let (geometryChanged, outlineChanged) = adopt(geometry)
         updateWindowState(
             host, geometry: geometry, view: view, owner: request.owner?.rawValue ?? 0, frame: frame,
             geometryChanged: geometryChanged, outlineChanged: outlineChanged, preparing: preparing)
         var paint: PaintedContent?
-        if case .text(let string) = request.content, let outline {
+        if case .text(let string) = request.content, request.ownContent == nil, let outline {
             paint = PaintedContent(
                 text: BytewiseString(string), style: style, appearance: application.appearance, scale: frame.scale,
-                maxLines: textLabel.maxLines,
-                composited: frame.composited, outline: outline)
+                maxLines: (view as? Label)?.maxLines, composited: frame.composited, outline: outline,
+                expansion: request.expansion)
         }
         repaint(host, unless: paint)
         return host
     }
 
     /// What the bubble around the content takes at this style and scale.
-    private struct Frame {
+    struct Frame {
         var style: ToolTipStyle
         var scale: Double
         var composited: Bool
@@ -347,7 +357,7 @@ final class ToolTipWindow {
 
     // MARK: - Content
 
-    private func contentView(for content: ToolTipConfiguration.Content, style: ToolTipStyle) -> View {
+    func contentView(for content: ToolTipConfiguration.Content, style: ToolTipStyle) -> View {
         switch content {
         case .text(let string):
             textLabel.text = string

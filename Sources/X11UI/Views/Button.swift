@@ -42,6 +42,13 @@ open class Button: View {
     }
     /// What a click does.
     public var action: (() -> Void)?
+    /// Whether the full title shows in a tooltip over the button while the title is cut (the
+    /// button is narrower than its content); on by default. The button's own tooltip, if any,
+    /// shows below the full title in the same bubble.
+    public var allowsExpansionToolTips = true {
+        didSet { expansion?.isEnabled = allowsExpansionToolTips }
+    }
+    private var expansion: ToolTipInteraction?
 
     /// Whether the pointer is over the button (and it is enabled).
     public var isHovered: Bool { isPointerInside && isEnabledInHierarchy }
@@ -143,9 +150,19 @@ open class Button: View {
 
     open override func layoutSubviews() {
         let inner = row.fittingSize(for: Size(width: .infinity, height: .infinity))
+        // A button given less width than its content (a preferred width, a narrow column) cuts
+        // its title and subtitle with an ellipsis; the image and the padding stay whole.
+        let width = min(inner.width, max(0, bounds.width - 2 * ringMargin))
         row.frame = Rect(
-            x: ((bounds.width - inner.width) / 2).rounded(), y: ((bounds.height - inner.height) / 2).rounded(),
-            width: inner.width, height: inner.height)
+            x: ((bounds.width - width) / 2).rounded(), y: ((bounds.height - inner.height) / 2).rounded(),
+            width: width, height: inner.height)
+        row.layoutIfNeeded()
+        if width < inner.width {
+            var text = textStack.frame
+            text.size.width = max(0, text.width - (inner.width - width))
+            textStack.frame = text
+            textStack.layoutIfNeeded()
+        }
     }
 
     open override func draw(in context: DrawContext) {
@@ -221,9 +238,24 @@ open class Button: View {
         if isEnabledInHierarchy { action?() }
     }
 
+    /// The title's label, whose text an expansion tooltip shows whole when it is cut.
+    var expansionTitle: Label { titleLabel }
+
     /// The button's text views never take hits; the button does.
     open override func hitTest(_ point: Point) -> View? {
         guard !isHidden, bounds.contains(point) else { return nil }
         return self
+    }
+}
+
+extension Button: ExpandingText {
+    var cutLabel: Label? { allowsExpansionToolTips && expansionTitle.isTruncated ? expansionTitle : nil }
+
+    var expansionToolTip: ToolTipInteraction {
+        if let expansion { return expansion }
+        let made = ToolTipInteraction(expanding: self)
+        made.isEnabled = allowsExpansionToolTips
+        expansion = made
+        return made
     }
 }
