@@ -155,7 +155,9 @@ extension ToolTipController {
             return
         }
         let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
-        let unchanged = again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+        let unchanged =
+            again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+            && previous?.shortcut == view.keyboardShortcut
         answered = Answered(interaction: WeakInteraction(interaction), point: point, configuration: configuration)
         feed(.answer(.content(region: screenRegion, unchanged: unchanged)))
     }
@@ -203,7 +205,7 @@ extension ToolTipController {
         }
         shown = Shown(
             interaction: WeakInteraction(interaction), point: answer.point, configuration: configuration,
-            pointer: pointerOnScreen)
+            pointer: pointerOnScreen, shortcut: view.keyboardShortcut)
         feed(.placed(geometry.visualFrame))
         application.inspector?.toolTip(
             shown: true, source: view.identifier, text: presenter.text, frame: geometry.windowFrame)
@@ -225,6 +227,6 @@ extension ToolTipController {
             content: configuration.content, style: interaction.style ?? style, placement: placement, source: anchor,
             pointer: pointer, followsPointer: source.anchor == .pointer && placement.anchor == .pointer,
             avoiding: wholeView ? nil : view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y),
-            owner: window.windowID)
+            owner: window.windowID, shortcut: view.keyboardShortcut?.description)
     }
 }

@@ -17,12 +17,15 @@ extension ToolTipWindow {
         var avoiding: Rect?
         /// The window the tooltip belongs to (`WM_TRANSIENT_FOR`).
         var owner: X11WindowID?
+        /// The source view's keyboard shortcut ("Ctrl+S"), shown after a text tooltip's text.
+        var shortcut: String?
     }
 
     /// A text tooltip's request, and what else its placement depends on: what a prepared
     /// window was made ready for.
     struct Prepared: Equatable {
         var text: BytewiseString
+        var shortcut: String?
         var style: ToolTipStyle
         /// The appearance it was painted in.
         var appearance: Appearance
@@ -40,6 +43,7 @@ extension ToolTipWindow {
         init?(_ request: Request, on application: Application) {
             guard case .text(let string) = request.content else { return nil }
             text = BytewiseString(string)
+            shortcut = request.shortcut
             style = request.style
             appearance = application.appearance
             placement = request.placement

@@ -7,6 +7,8 @@ final class ToolTipWindow {
     private var host: ToolTipHostWindow?
     private let bubble = ToolTipBubbleView()
     private let textLabel = Label("")
+    /// A text tooltip with its view's keyboard shortcut.
+    private let shortcutContent = ToolTipShortcutContent()
     private var mask: ShapeMask?
     private var transientFor: UInt = 0
     private var windowName: String?
@@ -42,6 +44,7 @@ final class ToolTipWindow {
     /// cannot be compared.
     private struct PaintedContent: Equatable {
         var text: BytewiseString
+        var shortcut: String?
         var style: ToolTipStyle
         var appearance: Appearance
         var scale: Double
@@ -110,7 +113,7 @@ final class ToolTipWindow {
         let host = ensureHost()
         let style = request.style
         let frame = Frame(style: style, scale: application.scale, composited: host.isTranslucent)
-        let view = contentView(for: request.content, style: style)
+        let view = contentView(for: request.content, style: style, shortcut: request.shortcut)
         let body = measure(view, in: frame, source: request.source, pointer: request.pointer)
         let geometry = ToolTipLayout.place(
             ToolTipLayout.Request(
@@ -126,7 +129,8 @@ final class ToolTipWindow {
         var paint: PaintedContent?
         if case .text(let string) = request.content, let outline {
             paint = PaintedContent(
-                text: BytewiseString(string), style: style, appearance: application.appearance, scale: frame.scale,
+                text: BytewiseString(string), shortcut: request.shortcut, style: style,
+                appearance: application.appearance, scale: frame.scale,
                 maxLines: textLabel.maxLines,
                 composited: frame.composited, outline: outline)
         }
@@ -172,7 +176,7 @@ final class ToolTipWindow {
         bubble.drawsShadow = frame.composited
         bubble.setContent(view)
         if let host, host.content !== bubble { host.content = bubble }
-        if view === textLabel {
+        if view === textLabel || view === shortcutContent {
             let lineHeight = application.resources.fonts.fontSet(for: style.font).lineHeight
             textLabel.maxLines = max(1, Int(maxHeight / max(1, lineHeight)))
         }
@@ -324,13 +328,17 @@ final class ToolTipWindow {
 
     // MARK: - Content
 
-    private func contentView(for content: ToolTipConfiguration.Content, style: ToolTipStyle) -> View {
+    private func contentView(
+        for content: ToolTipConfiguration.Content, style: ToolTipStyle, shortcut: String?
+    ) -> View {
         switch content {
         case .text(let string):
             textLabel.text = string
             textLabel.font = style.font
             textLabel.textColor = style.foreground
-            return textLabel
+            guard let shortcut else { return textLabel }
+            shortcutContent.show(textLabel, shortcut: shortcut, font: style.font, color: style.secondaryForeground)
+            return shortcutContent
         case .items(let items):
             let row = HStack(spacing: 12) {
                 for item in items {
@@ -363,7 +371,7 @@ final class ToolTipWindow {
     /// The text of every label in a view tree, in order: the tooltip's accessible name. The
     /// titles of buttons in it are actions, not part of what the tooltip says.
     static func plainText(of view: View) -> String {
-        textLabels(in: view).map(\.text).joined(separator: " ")
+        textLabels(in: view).map(\.spokenText).joined(separator: " ")
     }
 
     /// The labels whose text the plain text is, in order.
