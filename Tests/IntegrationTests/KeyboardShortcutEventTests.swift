@@ -266,6 +266,19 @@ final class KeyboardShortcutEventTests {
             Int(origin.x + textFrame.minX), Int(origin.y + textFrame.minY), Int(textFrame.width), Int(textFrame.height))
         let textBrightest = textPixels.map { ($0 >> 16) & 0xff }.max() ?? 0
         #expect(textBrightest > brightest + 40, "the text (\(textBrightest)) is brighter than the shortcut")
+        // The tool tip's Text, as AT-SPI2 reads it: the shortcut in parentheses, each of its
+        // characters where the shortcut's label draws it.
+        let accessible = AccessibleText.labels(content, ToolTipWindow.textLabels(in: content))
+        #expect(accessible.text == text + " (Ctrl+S)")
+        let spoken = accessible.text
+        let range = try #require(spoken.range(of: "Ctrl+S"))
+        let inContent = shortcut.frame
+        let rects = accessible.rects(covering: range)
+        #expect(!rects.isEmpty && rects.allSatisfy { inContent.insetBy(dx: -1, dy: -1).contains($0) }, "\(rects)")
+        let first = try #require(
+            accessible.rects(covering: range.lowerBound..<spoken.index(after: range.lowerBound)).first)
+        let atC = accessible.index(at: Point(x: first.minX + 1, y: first.midY))
+        #expect(atC == range.lowerBound, "the C of Ctrl+S, not the parenthesis before it")
     }
 
     /// A view with a shortcut but no tooltip shows none: tooltips come where the program put

@@ -86,6 +86,39 @@ import Testing
         }
     }
 
+    /// A view that is not a button offers its shortcut as an "activate" action, which runs
+    /// its own handler while it is enabled; a button's click has the shortcut as its binding.
+    @Test func aViewWithAShortcutHasAnActivateAction() {
+        final class Canvas: View {
+            var cleared = 0
+            override func keyboardShortcutPressed() -> Bool {
+                cleared += 1
+                return true
+            }
+        }
+        let canvas = Canvas()
+        let save = Button(title: "Save", keyboardShortcut: KeyboardShortcut("s"))
+        let window = Window(
+            title: "Shortcuts",
+            content: VStack {
+                canvas; save
+            })
+        _ = window
+        #expect(AccessibleNode.view(canvas).actions.isEmpty)
+        canvas.keyboardShortcut = KeyboardShortcut(.delete, modifiers: [])
+        #expect(AccessibleNode.view(canvas).actions.map(\.name) == ["activate"])
+        #expect(AccessibleNode.view(canvas).keyBinding(ofAction: "activate") == ";;Delete")
+        #expect(AccessibleNode.view(canvas).performAction(0))
+        #expect(canvas.cleared == 1)
+        canvas.isEnabled = false
+        #expect(!AccessibleNode.view(canvas).performAction(0))
+        #expect(canvas.cleared == 1)
+        #expect(AccessibleNode.view(save).actions.map(\.name) == ["click"])
+        #expect(AccessibleNode.view(save).keyBinding(ofAction: "click") == ";;<Control>s")
+        save.keyboardShortcut = nil
+        #expect(AccessibleNode.view(save).keyBinding(ofAction: "click") == "space")
+    }
+
     // MARK: - Matching
 
     /// A press: the key the layout typed, the modifiers it used for it, the modifiers held.
