@@ -43,15 +43,14 @@ extension EventTranslator {
         return (UInt(keysym), text(forKeysym: UInt(keysym), modifiers: modifiers))
     }
 
+    /// A key looked up in a layout group: its keysym, the state it was looked up with, and the
+    /// modifiers the group's mapping used.
+    typealias GroupLookup = (keysym: UInt, state: UInt32, consumed: UInt32)
+
     /// The first layout group other than the event's where its key types ASCII (keysym below
-    /// 0x7f), with the modifiers of `state`: the keysym, the state looked up and the modifiers
-    /// the group's mapping used. Groups past the key's own wrap onto those tried. Nil without
-    /// XKEYBOARD (no groups) or when no group has ASCII there.
-    static func latinGroupLookup(
-        _ event: inout XKeyEvent, state: UInt32
-    ) -> (
-        keysym: UInt, state: UInt32, consumed: UInt32
-    )? {
+    /// 0x7f), with the modifiers of `state`. Groups past the key's own wrap onto those tried.
+    /// Nil without XKEYBOARD (no groups) or when no group has ASCII there.
+    static func latinGroupLookup(_ event: inout XKeyEvent, state: UInt32) -> GroupLookup? {
         guard cx11_xkb_in_use(event.display) != 0 else { return nil }
         let group = (state >> 13) & 0x3
         for other in UInt32(0)..<4 where other != group {
@@ -91,8 +90,9 @@ extension EventTranslator {
         return press
     }
 
-    /// The X name of a keysym (`XKeysymToString`: "Return", "Page_Up", "plus", "eacute",
-    /// "F5"), as accelerators are written for GTK and AT-SPI2; nil for one X has no name for.
+    /// The X name of a keysym (`XKeysymToString`: "Return", "plus", "eacute", "F5"; "U0432"
+    /// for a Unicode keysym), as accelerators are written for GTK and AT-SPI2; nil for one X
+    /// has no name for.
     static func keysymName(_ keysym: UInt) -> String? {
         if keysym >= 0x0100_0000 {
             // A Unicode keysym's name is "U" and its hex digits; Xlib would allocate it anew at
