@@ -17,8 +17,10 @@ PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontc
 	x11-xserver-utils xcompmgr openbox desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic \
 	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
 	libicu72 fonts-lao fonts-khmeros fonts-sil-padauk \
-	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca libxcursor1
-# libxcursor1 (loaded at run time) reads the user's cursor theme.
+	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca libxcursor1 \
+	x11-xkb-utils
+# libxcursor1 (loaded at run time) reads the user's cursor theme; x11-xkb-utils (setxkbmap)
+# switches keyboard layouts in the shortcut tests.
 # ICU (libicu72, loaded at run time) breaks Lao, Khmer and Myanmar lines between words, as
 # libthai does Thai; fonts-lao, fonts-khmeros and fonts-sil-padauk give those scripts glyphs.
 

@@ -158,6 +158,7 @@ def node(accessible, depth=0):
     try:
         action = accessible.queryAction()
         entry["actions"] = [action.getName(i) for i in range(action.nActions)]
+        entry["keyBindings"] = [action.getKeyBinding(i) for i in range(action.nActions)]
     except NotImplementedError:
         pass
     entry["relations"] = [

@@ -90,6 +90,35 @@ public final class ServerProbe: @unchecked Sendable {
         XFlush(display)
     }
 
+    /// Presses and releases the key of keycode `code` with the keys of `held` (keysyms:
+    /// `XK_Control_L`, `XK_Alt_L`) held: a physical key, whatever the layout makes it type.
+    public func key(code: UInt32, holding held: [UInt] = []) {
+        let modifiers = held.map { UInt32(XKeysymToKeycode(display, KeySym($0))) }
+        for modifier in modifiers { XTestFakeKeyEvent(display, modifier, 1, 0) }
+        XTestFakeKeyEvent(display, code, 1, 0)
+        XTestFakeKeyEvent(display, code, 0, 0)
+        for modifier in modifiers.reversed() { XTestFakeKeyEvent(display, modifier, 0, 0) }
+        XFlush(display)
+    }
+
+    /// The keycode of the key that types `keysym` in the first group of the server's current
+    /// keyboard mapping (read anew: a layout set since with `setxkbmap` counts); 0 for none.
+    public func keycode(typing keysym: UInt) -> UInt32 {
+        var minimum: Int32 = 0
+        var maximum: Int32 = 0
+        XDisplayKeycodes(display, &minimum, &maximum)
+        var perCode: Int32 = 0
+        guard let map = XGetKeyboardMapping(display, KeyCode(minimum), maximum - minimum + 1, &perCode) else {
+            return 0
+        }
+        defer { XFree(map) }
+        for code in minimum...maximum {
+            let base = Int(code - minimum) * Int(perCode)
+            for level in 0..<min(2, Int(perCode)) where UInt(map[base + level]) == keysym { return UInt32(code) }
+        }
+        return 0
+    }
+
     /// Gives the key that now types `keysym` the keysyms of another layout, by groups and
     /// levels as in `xmodmap` (`[Cyrillic_es, Cyrillic_ES, c, C]`: a Russian first group and a
     /// US second), as switching keyboard layouts does; clients get a MappingNotify.

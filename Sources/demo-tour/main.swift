@@ -124,6 +124,12 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
     try hover("region-view", at: { ($0.midX, $0.y + 8) }, name: "sample-region-top")
     try hover("cart-button", name: "sample-cart-button")
     try hover("checkout-button", name: "sample-checkout-disabled")  // disabled, saying why
+    // An item in the cart: Check Out says what it buys, and its keyboard shortcut.
+    if let cart = frames["cart-button"] {
+        probe.movePointer(to: cart.midX, cart.midY)
+        probe.click()
+    }
+    try hover("checkout-button", name: "sample-checkout-shortcut")
     try click("icon-home", name: "icons-home")
     try click("icon-video", name: "icons-video")
     if appearance != nil {

@@ -43,7 +43,8 @@ final class SampleScene {
         cartTip.delegate = shop
         cart.addInteraction(cartTip)
         // Disabled while the cart is empty; its tooltip says why, and once enabled what it buys.
-        let checkout = Button(title: "Check Out")
+        // Ctrl+Return checks out from anywhere in the window, as it sends a message elsewhere.
+        let checkout = Button(title: "Check Out", keyboardShortcut: KeyboardShortcut(.return))
         checkout.identifier = "checkout-button"
         shop.onChange = { [shop] in
             checkout.isEnabled = shop.itemCount > 0

@@ -130,6 +130,10 @@ struct AccessibilityTests {
             #expect(states.contains(state), "buy-button is \(state)")
         }
         #expect(buy["actions"] as? [String] == ["click"])
+        // The Action interface's key binding (ATK's "mnemonic;sequence;shortcut"): Space for a
+        // button, the third part for a view's keyboard shortcut, as gtk_accelerator_name has it.
+        #expect(buy["keyBindings"] as? [String] == ["space"])
+        #expect(nodes["checkout-button"]?["keyBindings"] as? [String] == [";;<Control>Return"])
         #expect(nodes["icon-home"]?["actions"] as? [String] == ["toggle tooltip"])
         #expect(nodes["place-top-start"]?["actions"] as? [String] == ["click", "toggle tooltip"])
         #expect((nodes["text-view"]?["interfaces"] as? [String] ?? []).contains("Text"))
@@ -563,6 +567,27 @@ struct AccessibilityTests {
             guard let spoken = step.spoken else { continue }
             #expect(matched[number] == spoken, "step \(number) \(step.step): \(lines)")
         }
+    }
+
+    /// The Check Out button's keyboard shortcut under Orca: its key binding is spoken with the
+    /// button when focus reaches it ("Check Out push button Ctrl+Return."), and its tooltip as
+    /// "text (Ctrl+Return)". Space on the cart enables Check Out (Orca says nothing of a tooltip
+    /// that changes in place: the step waits for nothing, and Tab follows it in order).
+    @Test func orcaSpeaksTheCheckoutButtonsShortcut() throws {
+        let steps = [
+            "Tab=Buy, Only $9.99 push button.", "Tab=Add to Cart push button.", "space=",
+            "Tab=Check Out push button", "=tool tip Check out",
+        ]
+        guard let lines = try Self.orca(walk: steps) else {
+            Issue.record("the Orca probe did not finish")
+            return
+        }
+        #expect(!lines.contains { $0.hasPrefix("ERROR") }, "\(lines.filter { $0.hasPrefix("ERROR") })")
+        let results = lines.filter { $0.hasPrefix("STEP ") }
+        #expect(results.count == steps.count && results.allSatisfy { $0.hasSuffix(" ok") }, "\(lines)")
+        let spoken = lines.filter { $0.hasPrefix("SPOKEN ") }.map { String($0.dropFirst(7)) }
+        #expect(spoken.contains("Check Out push button Ctrl+Return."), "Orca said: \(spoken)")
+        #expect(spoken.contains("tool tip Check out 1 item for $9.99. (Ctrl+Return)"), "Orca said: \(spoken)")
     }
 
     /// An Xlib program that embeds X11UI (its own loop, `Application(display:)`): the

@@ -24,10 +24,10 @@ final class DemoEventTests {
         // Disabled: dimmed, its tooltip says why, a click does nothing.
         #expect(Self.bodyPixel(probe, checkout) != Self.accent)
         probe.movePointer(to: checkout.midX, checkout.midY)
-        #expect(session.waitForToolTip(named: "Add an item to your cart to check out.") != nil)
+        #expect(session.waitForToolTip(named: "Add an item to your cart to check out. (Ctrl+Return)") != nil)
         probe.click()
         probe.movePointer(to: checkout.midX + 2, checkout.midY)
-        #expect(session.waitForToolTip(named: "Add an item to your cart to check out.") != nil)
+        #expect(session.waitForToolTip(named: "Add an item to your cart to check out. (Ctrl+Return)") != nil)
         // Tab from the cart goes past it (to the text view, which has no tooltip of its own).
         probe.movePointer(to: cart.maxX + 30, cart.midY)
         #expect(session.waitForNoToolTip())
@@ -42,7 +42,7 @@ final class DemoEventTests {
         probe.click()
         #expect(wait(timeout: 2) { Self.bodyPixel(probe, checkout) == Self.accent }, "enabled, in full colour")
         probe.movePointer(to: checkout.midX, checkout.midY)
-        #expect(session.waitForToolTip(named: "Check out 1 item for $9.99.") != nil)
+        #expect(session.waitForToolTip(named: "Check out 1 item for $9.99. (Ctrl+Return)") != nil)
         probe.click()  // checking out empties the cart
         #expect(wait(timeout: 2) { Self.bodyPixel(probe, checkout) != Self.accent })
         // Again, and this time click the checkout button through Buy's tooltip, which covers it.
@@ -68,7 +68,7 @@ final class DemoEventTests {
         #expect(
             wait(timeout: 2) { Self.bodyPixel(probe, checkout) != Self.accent }, "the checkout button got the click")
         probe.movePointer(to: x + 2, checkout.midY)
-        #expect(session.waitForToolTip(named: "Add an item to your cart to check out.") != nil)
+        #expect(session.waitForToolTip(named: "Add an item to your cart to check out. (Ctrl+Return)") != nil)
     }
 
     /// Whether a focus ring is drawn just left of a view (the window's background otherwise).

@@ -45,7 +45,7 @@ final class SampleSceneTests {
         ),
         ("color-view", "The color is yellow."),
         ("cart-button", "Add this item to your cart. Your cart is empty."),
-        ("checkout-button", "Add an item to your cart to check out."),
+        ("checkout-button", "Add an item to your cart to check out. (Ctrl+Return)"),  // with its shortcut
     ]
 
     @Test func everySampleViewHasItsText() throws {

@@ -54,13 +54,15 @@ import Testing
             let fill = Palette.over(palette[.accent].mixed(with: palette[.accentShade], amount: shade), window)
             check("text", .accentForeground, on: fill, "accent shaded \(shade)", needs: needed)
         }
-        // The default tooltip: opaque without a compositor; translucent over whatever is under
-        // it with one (white, black, the window).
+        // The default tooltip, its text and its secondary text (a keyboard shortcut): opaque
+        // without a compositor; translucent over whatever is under it with one (white, black,
+        // the window).
         let bubble = palette[.toolTipBackground]
-        check("text", .toolTipLabel, on: bubble.withAlpha(1), "toolTipBackground", needs: needed)
-        for (under, name) in [(Color.white, "white"), (Color.black, "black"), (window, "windowBackground")] {
-            check(
-                "text", .toolTipLabel, on: Palette.over(bubble, under), "toolTipBackground over \(name)", needs: needed)
+        for text in [SemanticColor.toolTipLabel, .toolTipSecondaryLabel] {
+            check("text", text, on: bubble.withAlpha(1), "toolTipBackground", needs: needed)
+            for (under, name) in [(Color.white, "white"), (Color.black, "black"), (window, "windowBackground")] {
+                check("text", text, on: Palette.over(bubble, under), "toolTipBackground over \(name)", needs: needed)
+            }
         }
         check("ring", .focusRing, on: window, "windowBackground", needs: 3)
         check("ring", .focusRing, on: control, "controlBackground", needs: 3)
@@ -79,6 +81,18 @@ import Testing
             let appearance = Appearance(scheme: scheme, contrast: contrast, accent: accent)
             let failures = Self.failures(appearance.palette, needed: needed, highContrast: contrast == .high)
             #expect(failures.isEmpty, "\(appearance): \(failures.joined(separator: "; "))")
+        }
+    }
+
+    /// The tooltip's secondary text is dimmer than its text (it reads as secondary) in every
+    /// appearance, high contrast included.
+    @Test func theTooltipsSecondaryTextIsDimmerThanItsText() {
+        for (scheme, contrast) in Self.schemes {
+            let palette = Appearance(scheme: scheme, contrast: contrast).palette
+            let bubble = palette[.toolTipBackground].withAlpha(1)
+            let text = Palette.contrast(palette[.toolTipLabel], bubble)
+            let secondary = Palette.contrast(palette[.toolTipSecondaryLabel], bubble)
+            #expect(secondary < text * 0.85, "\(scheme) \(contrast): \(secondary) against \(text)")
         }
     }
 

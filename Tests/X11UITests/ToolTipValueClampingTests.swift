@@ -57,7 +57,8 @@ import Testing
         #expect(style.maxWidth == 40)
         #expect(style.maxHeight == 4096)
         let made = ToolTipStyle(
-            background: style.background, foreground: style.foreground, border: style.border,
+            background: style.background, foreground: style.foreground,
+            secondaryForeground: style.secondaryForeground, border: style.border,
             padding: EdgeInsets(top: -4, left: .nan, bottom: 500, right: 10), cornerRadius: .infinity,
             arrowSize: Size(width: -1, height: 1000), shadow: style.shadow, maxWidth: 1, maxHeight: 1e9)
         #expect(style == made, "set and made alike")

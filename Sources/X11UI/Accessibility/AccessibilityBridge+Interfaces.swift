@@ -258,12 +258,16 @@ extension AccessibilityBridge {
         switch member {
         case "GetName", "GetLocalizedName": return [.string(chosen?.name ?? "")]
         case "GetDescription": return [.string(chosen?.description ?? "")]
-        case "GetKeyBinding": return [.string(chosen?.name == "click" ? "space" : "")]
+        case "GetKeyBinding": return [.string(chosen.map { node.keyBinding(ofAction: $0.name) } ?? "")]
         case "GetActions":
             return [
                 .array(
                     element: "(sss)",
-                    actions.map { .structure([.string($0.name), .string($0.description), .string("")]) })
+                    actions.map {
+                        .structure([
+                            .string($0.name), .string($0.description), .string(node.keyBinding(ofAction: $0.name)),
+                        ])
+                    })
             ]
         case "DoAction":
             // After the reply: the action may close windows or change the tree being answered from.

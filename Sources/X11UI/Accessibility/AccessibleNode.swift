@@ -158,16 +158,30 @@ enum AccessibleNode {
         }
     }
 
-    /// The actions the object offers (AT-SPI2's Action interface): a button's click, a
-    /// click tooltip's toggle.
+    /// The actions the object offers (AT-SPI2's Action interface): a button's click, what the
+    /// keyboard shortcut of another view does, a click tooltip's toggle.
     var actions: [(name: String, description: String)] {
         guard case .view(let view) = self else { return [] }
         var actions: [(String, String)] = []
-        if view is Button { actions.append(("click", "Clicks the button")) }
+        if view is Button {
+            actions.append(("click", "Clicks the button"))
+        } else if view.keyboardShortcut != nil {
+            actions.append(("activate", "Does what its keyboard shortcut does"))
+        }
         if view.clickToolTipInteraction?.isEnabled == true {
             actions.append(("toggle tooltip", "Shows or hides the tooltip"))
         }
         return actions
+    }
+
+    /// The keys of an action, in the format of AT-SPI2 and ATK ("mnemonic;sequence;shortcut",
+    /// keys as `gtk_accelerator_name` writes them): a view's keyboard shortcut is the third
+    /// part (";;<Control>Return", which Orca reads as "Ctrl+Return"); a button without one is
+    /// pressed with Space.
+    func keyBinding(ofAction name: String) -> String {
+        guard case .view(let view) = self, name == "click" || name == "activate" else { return "" }
+        if let shortcut = view.keyboardShortcut { return ";;" + shortcut.acceleratorName }
+        return name == "click" ? "space" : ""
     }
 
     /// Performs the action at `index`; returns whether there was one.
@@ -176,6 +190,9 @@ enum AccessibleNode {
         switch actions[index].name {
         case "click":
             (view as? Button)?.performClick()
+        case "activate":
+            guard view.isEnabledInHierarchy, view.isVisibleInWindow else { return false }
+            _ = view.keyboardShortcutPressed()
         default:
             guard let interaction = view.clickToolTipInteraction, interaction.isEnabled,
                 let application = view.window?.application
@@ -185,5 +202,23 @@ enum AccessibleNode {
             if application.toolTips.shownSource === view { interaction.dismiss() } else { interaction.present() }
         }
         return true
+    }
+}
+
+extension KeyboardShortcut {
+    /// The shortcut as `gtk_accelerator_name` writes it and AT-SPI2 expects it: the modifiers
+    /// in angle brackets, then the key's X name ("<Control>s", "<Control><Shift>z",
+    /// "<Control>Page_Up", "F5").
+    var acceleratorName: String {
+        var name = ""
+        if modifiers.contains(.control) { name += "<Control>" }
+        if modifiers.contains(.shift) { name += "<Shift>" }
+        if modifiers.contains(.alt) { name += "<Alt>" }
+        if modifiers.contains(.super) { name += "<Super>" }
+        switch key {
+        case .pageUp: return name + "Page_Up"  // X's first names are Prior and Next
+        case .pageDown: return name + "Page_Down"
+        default: return name + (Self.keysym(of: key).flatMap(EventTranslator.keysymName) ?? "")
+        }
     }
 }

@@ -32,7 +32,8 @@ enum AccessibleText {
     var text: String {
         switch self {
         case .textView(let view): view.text
-        case .labels(_, let labels): labels.count == 1 ? labels[0].text : labels.map(\.text).joined(separator: " ")
+        case .labels(_, let labels):
+            labels.count == 1 ? labels[0].spokenText : labels.map(\.spokenText).joined(separator: " ")
         }
     }
 
@@ -59,8 +60,13 @@ enum AccessibleText {
         var start = 0
         return labels.map { label in
             let inWindow = label.convertToWindow(Point.zero)
-            defer { start += label.text.unicodeScalars.count + 1 }  // and the space between labels
-            return (label, start, Point(x: inWindow.x - base.x, y: inWindow.y - base.y))
+            // A tooltip's shortcut is spoken in parentheses: its text starts after the first.
+            let affixes = label.spokenAffixes
+            defer { start += (affixes.prefix + label.text + affixes.suffix).unicodeScalars.count + 1 }
+            return (
+                label, start + affixes.prefix.unicodeScalars.count,
+                Point(x: inWindow.x - base.x, y: inWindow.y - base.y)
+            )
         }
     }
 

@@ -78,7 +78,7 @@ public struct Appearance: Hashable, Sendable, CustomStringConvertible {
 enum SemanticColor: Int, Hashable, Sendable, CaseIterable {
     case label, secondaryLabel, windowBackground, controlBackground, controlBorder, separator
     case accent, accentForeground, accentText, accentShade, selection, focusRing
-    case toolTipBackground, toolTipLabel, toolTipBorder, toolTipShadow
+    case toolTipBackground, toolTipLabel, toolTipBorder, toolTipShadow, toolTipSecondaryLabel
 }
 
 extension Color {
@@ -112,6 +112,9 @@ extension Color {
     public static let toolTipBackground = Color(storage: .named(.toolTipBackground))
     /// The default tooltip style's text.
     public static let toolTipLabel = Color(storage: .named(.toolTipLabel))
+    /// The default tooltip style's secondary text (a keyboard shortcut), dimmer than
+    /// ``toolTipLabel`` and still readable on the bubble.
+    public static let toolTipSecondaryLabel = Color(storage: .named(.toolTipSecondaryLabel))
     /// The default tooltip style's outline.
     public static let toolTipBorder = Color(storage: .named(.toolTipBorder))
     /// The default tooltip style's shadow (under a compositor).

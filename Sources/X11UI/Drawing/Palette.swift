@@ -35,6 +35,7 @@ struct Palette: Sendable {
             .focusRing: Color(rgb: 0x0a64d8, alpha: 0.8),
             .toolTipBackground: Color(rgb: 0x2c2c2e, alpha: 0.94), .toolTipLabel: Color(rgb: 0xf5f5f7),
             .toolTipBorder: Color(rgb: 0x48484a), .toolTipShadow: Color(rgb: 0, alpha: 0.35),
+            .toolTipSecondaryLabel: Color(rgb: 0xaeaeb2),
         ])
 
     static let dark = Palette(
@@ -48,6 +49,7 @@ struct Palette: Sendable {
             .focusRing: Color(rgb: 0x5aa9ff, alpha: 0.75),
             .toolTipBackground: Color(rgb: 0x3a3a3d, alpha: 0.96), .toolTipLabel: Color(rgb: 0xf5f5f7),
             .toolTipBorder: Color(rgb: 0x5c5c61), .toolTipShadow: Color(rgb: 0, alpha: 0.5),
+            .toolTipSecondaryLabel: Color(rgb: 0xbcbcc1),
         ])
 
     static let highContrastLight = Palette(
@@ -61,6 +63,7 @@ struct Palette: Sendable {
             .focusRing: Color(rgb: 0x0040b0),
             .toolTipBackground: .black, .toolTipLabel: .white,
             .toolTipBorder: .black, .toolTipShadow: Color(rgb: 0, alpha: 0.35),
+            .toolTipSecondaryLabel: Color(rgb: 0xd1d1d6),
         ])
 
     static let highContrastDark = Palette(
@@ -74,6 +77,7 @@ struct Palette: Sendable {
             .focusRing: Color(rgb: 0x8cc4ff),
             .toolTipBackground: .black, .toolTipLabel: .white,
             .toolTipBorder: .white, .toolTipShadow: Color(rgb: 0, alpha: 0.5),
+            .toolTipSecondaryLabel: Color(rgb: 0xd1d1d6),
         ])
 
     /// The base palette with `appearance`'s accent (which must be set).

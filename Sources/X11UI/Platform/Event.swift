@@ -134,6 +134,36 @@ struct KeyEvent: Sendable {
     var location: Point
     /// The server time of the event, in milliseconds.
     var time: UInt
+    /// The key as keyboard shortcuts match it.
+    var shortcut = ShortcutKeyPress(pressed: .init(key: .other(0), consumed: []), modifiers: [])
+}
+
+/// A key press as keyboard shortcuts match it (`KeyboardShortcut.match`): what the layout typed
+/// and how, Caps Lock aside.
+struct ShortcutKeyPress: Equatable, Sendable {
+    /// A key at one level of one layout group, and the modifiers the layout used to reach it
+    /// (Shift for "Z" or for "+" on a US keyboard).
+    struct Level: Equatable, Sendable {
+        var key: Key
+        var consumed: Modifiers
+    }
+
+    /// The modifiers shortcuts are made of.
+    static let significant: Modifiers = [.shift, .control, .alt, .super]
+
+    /// The key in the layout's current group.
+    var pressed: Level
+    /// The same key in the first group where it types ASCII, when the current group types no
+    /// Latin-1 character there (a Russian letter): what GTK's accelerators fall back to.
+    var latin: Level?
+    /// Shift, Control, Alt and Super as held.
+    var modifiers: Modifiers
+
+    init(pressed: Level, latin: Level? = nil, modifiers: Modifiers) {
+        self.pressed = pressed
+        self.latin = latin
+        self.modifiers = modifiers.intersection(Self.significant)
+    }
 }
 
 /// Why keyboard focus moved, as X11 reports it in FocusIn and FocusOut.

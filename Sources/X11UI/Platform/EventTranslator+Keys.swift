@@ -23,24 +23,14 @@ extension EventTranslator {
                 != 0
         else { return (0, "") }
         var modifiers = event.state & ~consumed
-        if modifiers & UInt32(ControlMask) != 0, keysym > 0x7f, cx11_xkb_in_use(event.display) != 0 {
+        if modifiers & UInt32(ControlMask) != 0, keysym > 0x7f,
+            let latin = latinGroupLookup(&event, state: event.state)
+        {
             // Control on a key that is not ASCII in this group (Control-C on a Russian
             // layout): the first other group where the key is ASCII, as XLookupString's
-            // control fallback does. Groups past the key's own wrap onto those tried.
-            let group = (event.state >> 13) & 0x3
-            for other in UInt32(0)..<4 where other != group {
-                var otherConsumed: UInt32 = 0
-                var otherKeysym: KeySym = 0
-                let state = other << 13 | event.state & 0xff
-                if XkbLookupKeySym(
-                    event.display, KeyCode(truncatingIfNeeded: event.keycode), state, &otherConsumed, &otherKeysym)
-                    != 0, otherKeysym < 0x7f
-                {
-                    keysym = otherKeysym
-                    modifiers = state & ~otherConsumed
-                    break
-                }
-            }
+            // control fallback does.
+            keysym = KeySym(latin.keysym)
+            modifiers = latin.state & ~latin.consumed
         }
         if modifiers & UInt32(LockMask) != 0 {
             // Caps Lock the key's type did not use (a letter's type makes it the shift
@@ -51,6 +41,68 @@ extension EventTranslator {
             keysym = upper
         }
         return (UInt(keysym), text(forKeysym: UInt(keysym), modifiers: modifiers))
+    }
+
+    /// A key looked up in a layout group: its keysym, the state it was looked up with, and the
+    /// modifiers the group's mapping used.
+    typealias GroupLookup = (keysym: UInt, state: UInt32, consumed: UInt32)
+
+    /// The first layout group other than the event's where its key types ASCII (keysym below
+    /// 0x7f), with the modifiers of `state`. Groups past the key's own wrap onto those tried.
+    /// Nil without XKEYBOARD (no groups) or when no group has ASCII there.
+    static func latinGroupLookup(_ event: inout XKeyEvent, state: UInt32) -> GroupLookup? {
+        guard cx11_xkb_in_use(event.display) != 0 else { return nil }
+        let group = (state >> 13) & 0x3
+        for other in UInt32(0)..<4 where other != group {
+            var consumed: UInt32 = 0
+            var keysym: KeySym = 0
+            let otherState = other << 13 | state & 0xff
+            if XkbLookupKeySym(
+                event.display, KeyCode(truncatingIfNeeded: event.keycode), otherState, &consumed, &keysym) != 0,
+                keysym < 0x7f
+            {
+                return (UInt(keysym), otherState, consumed)
+            }
+        }
+        return nil
+    }
+
+    /// The key press as keyboard shortcuts match it: the key at the level the modifiers chose
+    /// with Caps Lock left out (Ctrl+S with Caps Lock on is still Ctrl+S), the modifiers the
+    /// layout used to reach it, and, for a key that types no Latin-1 character in the current
+    /// group (a Russian letter), the same key in the first group where it types ASCII.
+    static func shortcutPress(_ event: inout XKeyEvent) -> ShortcutKeyPress {
+        let state = event.state & ~UInt32(LockMask)
+        let held = Modifiers(rawValue: event.state).intersection(ShortcutKeyPress.significant)
+        var consumed: UInt32 = 0
+        var keysym: KeySym = 0
+        guard
+            XkbLookupKeySym(event.display, KeyCode(truncatingIfNeeded: event.keycode), state, &consumed, &keysym) != 0
+        else {
+            return ShortcutKeyPress(pressed: .init(key: .other(0), consumed: []), modifiers: held)
+        }
+        let pressed = ShortcutKeyPress.Level(key: key(forKeysym: UInt(keysym)), consumed: Modifiers(rawValue: consumed))
+        var press = ShortcutKeyPress(pressed: pressed, modifiers: held)
+        // Beyond Latin-1 and not a function or dead key: a letter of another script.
+        if keysym > 0xff, keysym < 0xfe00 || keysym >= 0x0100_0000, let latin = latinGroupLookup(&event, state: state) {
+            press.latin = .init(key: key(forKeysym: latin.keysym), consumed: Modifiers(rawValue: latin.consumed))
+        }
+        return press
+    }
+
+    /// The X name of a keysym (`XKeysymToString`: "Return", "plus", "eacute", "F5"; "U0432"
+    /// for a Unicode keysym), as accelerators are written for GTK and AT-SPI2; nil for one X
+    /// has no name for.
+    static func keysymName(_ keysym: UInt) -> String? {
+        if keysym >= 0x0100_0000 {
+            // A Unicode keysym's name is "U" and its hex digits; Xlib would allocate it anew at
+            // each call.
+            guard keysym <= 0x0110_ffff else { return nil }
+            let digits = String(keysym - 0x0100_0000, radix: 16, uppercase: true)
+            return "U" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
+        guard keysym != 0, let name = XKeysymToString(KeySym(keysym)) else { return nil }
+        return String(cString: name)
     }
 
     /// The text a keysym types with `modifiers` (those the keyboard's mapping left unused).

@@ -119,7 +119,8 @@ struct EventTranslator {
         return KeyEvent(
             window: event.window, key: Self.key(forKeysym: keysym), text: text,
             modifiers: Modifiers(rawValue: event.state & 0x1FFF),
-            location: Point(x: Double(event.x), y: Double(event.y)), time: event.time)
+            location: Point(x: Double(event.x), y: Double(event.y)), time: event.time,
+            shortcut: Self.shortcutPress(&event))
     }
 
     /// Maps an X keysym to a `Key`.

@@ -10,7 +10,8 @@ final class ToolTipBubbleView: View {
 
     func setContent(_ view: View) {
         guard view !== content else { return }
-        content?.removeFromSuperview()
+        // Unless the old content went into the new one (the text into a shortcut's content).
+        if content?.superview === self { content?.removeFromSuperview() }
         content = view
         addSubview(view)
     }

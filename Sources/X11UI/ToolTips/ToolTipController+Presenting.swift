@@ -157,7 +157,9 @@ extension ToolTipController {
             return
         }
         let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
-        let unchanged = again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+        let unchanged =
+            again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+            && previous?.shortcut == view.keyboardShortcut
         answered = Answered(interaction: WeakInteraction(interaction), point: point, configuration: configuration)
         feed(.answer(.content(region: screenRegion, unchanged: unchanged)))
     }
@@ -209,7 +211,7 @@ extension ToolTipController {
         }
         shown = Shown(
             interaction: WeakInteraction(interaction), point: answer.point, configuration: configuration,
-            pointer: pointerOnScreen)
+            pointer: pointerOnScreen, shortcut: view.keyboardShortcut)
         feed(.placed(geometry.visualFrame))
         application.inspector?.toolTip(
             shown: true, source: view.identifier, text: presenter.text, frame: geometry.windowFrame)
@@ -242,6 +244,6 @@ extension ToolTipController {
             content: configuration.content, style: interaction.style ?? style, placement: placement, source: anchor,
             pointer: pointer, followsPointer: source.anchor == .pointer && placement.anchor.usesPointer,
             avoiding: wholeView ? nil : view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y),
-            owner: window.windowID, keepsEdge: keepsEdge)
+            owner: window.windowID, keepsEdge: keepsEdge, shortcut: view.keyboardShortcut?.description)
     }
 }

@@ -241,6 +241,8 @@ struct Shown {
     var point: Point
     var configuration: ToolTipConfiguration
     var pointer: Point?
+    /// The source view's keyboard shortcut the tooltip shows.
+    var shortcut: KeyboardShortcut?
 }
 
 /// A weak reference, for tables of interactions.

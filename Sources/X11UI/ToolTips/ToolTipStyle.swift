@@ -7,6 +7,8 @@ public struct ToolTipStyle: Hashable, Sendable {
     public var background: Color
     /// The text colour.
     public var foreground: Color
+    /// The colour of secondary text: a view's keyboard shortcut after the tooltip's text.
+    public var secondaryForeground: Color
     /// The 1 px outline of the bubble and arrow.
     public var border: Color
     /// The text font (not the source's: a tooltip on a big icon still uses this).
@@ -92,15 +94,17 @@ public struct ToolTipStyle: Hashable, Sendable {
         }
     }
 
-    /// Creates a style; out-of-range lengths are clamped.
+    /// Creates a style; out-of-range lengths are clamped. The secondary colour is, unless
+    /// given, the foreground at 70% opacity.
     public init(
-        background: Color, foreground: Color, border: Color, font: Font = .body,
+        background: Color, foreground: Color, secondaryForeground: Color? = nil, border: Color, font: Font = .body,
         padding: EdgeInsets = EdgeInsets(all: 8), cornerRadius: Double = 6,
         arrowSize: Size = Size(width: 14, height: 7), shadow: Shadow? = nil, maxWidth: Double = 360,
         maxHeight: Double = 480
     ) {
         self.background = background
         self.foreground = foreground
+        self.secondaryForeground = secondaryForeground ?? foreground.multipliedAlpha(0.7)
         self.border = border
         self.font = font
         validPadding = Self.valid(padding: padding)
@@ -112,23 +116,24 @@ public struct ToolTipStyle: Hashable, Sendable {
     }
 
     /// The appearance's tooltip: its named colours (``Color/toolTipBackground``,
-    /// ``Color/toolTipLabel``, ``Color/toolTipBorder``, ``Color/toolTipShadow``), so the bubble
-    /// follows light, dark and high contrast. The default: light text on a dark bubble in the
-    /// light appearance (as ``dark`` is), a lighter grey bubble in the dark one, black and white
-    /// in high contrast.
+    /// ``Color/toolTipLabel``, ``Color/toolTipSecondaryLabel``, ``Color/toolTipBorder``,
+    /// ``Color/toolTipShadow``), so the bubble follows light, dark and high contrast. The
+    /// default: light text on a dark bubble in the light appearance (as ``dark`` is), a lighter
+    /// grey bubble in the dark one, black and white in high contrast.
     public static let standard = ToolTipStyle(
-        background: .toolTipBackground, foreground: .toolTipLabel, border: .toolTipBorder,
+        background: .toolTipBackground, foreground: .toolTipLabel, secondaryForeground: .toolTipSecondaryLabel,
+        border: .toolTipBorder,
         shadow: Shadow(color: .toolTipShadow, radius: 6, offset: Point(x: 0, y: 2)))
 
     /// Dark text on a pale bubble, in every appearance.
     public static let light = ToolTipStyle(
         background: Color(rgb: 0xfdfdfd, alpha: 0.96), foreground: Color(rgb: 0x1c1c1e),
-        border: Color(rgb: 0xb8b8bf),
+        secondaryForeground: Color(rgb: 0x5c5c61), border: Color(rgb: 0xb8b8bf),
         shadow: Shadow(color: Color(rgb: 0, alpha: 0.22), radius: 6, offset: Point(x: 0, y: 2)))
 
     /// Light text on a dark bubble, in every appearance (the light appearance's ``standard``).
     public static let dark = ToolTipStyle(
         background: Color(rgb: 0x2c2c2e, alpha: 0.94), foreground: Color(rgb: 0xf5f5f7),
-        border: Color(rgb: 0x48484a),
+        secondaryForeground: Color(rgb: 0xaeaeb2), border: Color(rgb: 0x48484a),
         shadow: Shadow(color: Color(rgb: 0, alpha: 0.35), radius: 6, offset: Point(x: 0, y: 2)))
 }

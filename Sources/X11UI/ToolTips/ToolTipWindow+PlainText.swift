@@ -3,7 +3,7 @@ extension ToolTipWindow {
     /// The text of every label in a view tree, in order: the tooltip's accessible name. The
     /// titles of buttons in it are actions, not part of what the tooltip says.
     static func plainText(of view: View) -> String {
-        textLabels(in: view).map(\.text).joined(separator: " ")
+        textLabels(in: view).map(\.spokenText).joined(separator: " ")
     }
 
     /// The labels whose text the plain text is, in order.

@@ -24,6 +24,8 @@ extension ToolTipWindow {
         var expansion: Expansion?
         /// For an expansion tooltip: the view's own tooltip, below the full text.
         var ownContent: ToolTipConfiguration.Content?
+        /// The source view's keyboard shortcut ("Ctrl+S"), shown after a text tooltip's text.
+        var shortcut: String?
     }
 
     /// An expansion tooltip's text, and where the cut text is on the screen.
@@ -40,6 +42,7 @@ extension ToolTipWindow {
     /// window was made ready for.
     struct Prepared: Equatable {
         var text: BytewiseString
+        var shortcut: String?
         var style: ToolTipStyle
         /// The appearance it was painted in.
         var appearance: Appearance
@@ -58,6 +61,7 @@ extension ToolTipWindow {
         init?(_ request: Request, on application: Application) {
             guard case .text(let string) = request.content, request.ownContent == nil else { return nil }
             text = BytewiseString(string)
+            shortcut = request.shortcut
             style = request.style
             appearance = application.appearance
             placement = request.placement

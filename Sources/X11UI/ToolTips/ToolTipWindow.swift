@@ -6,9 +6,11 @@ final class ToolTipWindow {
     unowned let application: Application
     private(set) var host: ToolTipHostWindow?
     let bubble = ToolTipBubbleView()
-    private let textLabel = Label("")
+    let textLabel = Label("")
     /// The full text of an expansion tooltip (alone in its bubble).
     let expansionLabel = Label("")
+    /// A text tooltip with its view's keyboard shortcut.
+    let shortcutContent = ToolTipShortcutContent()
     private(set) var mask: ShapeMask?
     private var transientFor: UInt = 0
     private var windowName: String?
@@ -46,6 +48,7 @@ final class ToolTipWindow {
     /// cannot be compared.
     private struct PaintedContent: Equatable {
         var text: BytewiseString
+        var shortcut: String?
         var style: ToolTipStyle
         var appearance: Appearance
         var scale: Double
@@ -134,7 +137,7 @@ final class ToolTipWindow {
         if let expansion = request.expansion {
             (view, geometry) = layOutExpansion(expansion, request: request, frame: frame)
         } else {
-            view = contentView(for: request.content, style: style)
+            view = contentView(for: request.content, style: style, shortcut: request.shortcut)
             let body = measure(view, in: frame, source: request.source, pointer: request.pointer)
             geometry = ToolTipLayout.place(
                 ToolTipLayout.Request(
@@ -152,9 +155,10 @@ final class ToolTipWindow {
         var paint: PaintedContent?
         if case .text(let string) = request.content, request.ownContent == nil, let outline {
             paint = PaintedContent(
-                text: BytewiseString(string), style: style, appearance: application.appearance, scale: frame.scale,
-                maxLines: (view as? Label)?.maxLines, composited: frame.composited, outline: outline,
-                expansion: request.expansion)
+                text: BytewiseString(string), shortcut: request.shortcut, style: style,
+                appearance: application.appearance, scale: frame.scale,
+                maxLines: request.expansion == nil ? textLabel.maxLines : (view as? Label)?.maxLines,
+                composited: frame.composited, outline: outline, expansion: request.expansion)
         }
         repaint(host, unless: paint)
         return host
@@ -198,7 +202,7 @@ final class ToolTipWindow {
         bubble.drawsShadow = frame.composited
         bubble.setContent(view)
         if let host, host.content !== bubble { host.content = bubble }
-        if view === textLabel {
+        if view === textLabel || view === shortcutContent {
             let lineHeight = application.resources.fonts.fontSet(for: style.font).lineHeight
             textLabel.maxLines = max(1, Int(maxHeight / max(1, lineHeight)))
         }
@@ -353,44 +357,6 @@ final class ToolTipWindow {
         return EdgeInsets(
             top: max(0, r - dy).rounded(.up), left: max(0, r - dx).rounded(.up), bottom: (r + max(0, dy)).rounded(.up),
             right: (r + max(0, dx)).rounded(.up))
-    }
-
-    // MARK: - Content
-
-    func contentView(for content: ToolTipConfiguration.Content, style: ToolTipStyle) -> View {
-        switch content {
-        case .text(let string):
-            textLabel.text = string
-            textLabel.font = style.font
-            textLabel.textColor = style.foreground
-            return textLabel
-        case .items(let items):
-            let row = HStack(spacing: 12) {
-                for item in items {
-                    HStack(spacing: 4) {
-                        if let icon = item.icon {
-                            ImageView(icon, size: Size(width: 16, height: 16), tint: style.foreground)
-                        }
-                        Label(item.title, font: style.font.withWeight(.semibold), color: style.foreground)
-                    }
-                }
-            }
-            return row
-        case .view(let build):
-            let view = build()
-            applyStyle(style, to: view)
-            return view
-        }
-    }
-
-    /// Rich content takes the tooltip's font and colour, not the source's: labels that still
-    /// have the toolkit defaults get the style's.
-    private func applyStyle(_ style: ToolTipStyle, to view: View) {
-        if let label = view as? Label {
-            if label.font == .body { label.font = style.font }
-            if label.textColor == .label { label.textColor = style.foreground }
-        }
-        for subview in view.subviews { applyStyle(style, to: subview) }
     }
 
     /// The content presented last (the text's label, an item row, the caller's view), kept

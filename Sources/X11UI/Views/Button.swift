@@ -1,12 +1,14 @@
 /// A push button: a title, an optional subtitle and leading image, filled or plain.
 ///
-/// It runs its action when clicked (press and release inside) or when Space or Return is
-/// pressed while it has focus. A disabled button (`isEnabled = false`) is drawn dimmed, runs
-/// no action, shows no hover or pressed state and is skipped by Tab; its tooltip still shows.
+/// It runs its action when clicked (press and release inside), when Space or Return is
+/// pressed while it has focus, or when its ``View/keyboardShortcut`` is pressed anywhere in its
+/// window. A disabled button (`isEnabled = false`) is drawn dimmed, runs no action, shows no
+/// hover or pressed state and is skipped by Tab; its tooltip still shows.
 ///
 /// ```swift
 /// let buy = Button(title: "Buy", subtitle: "Only $9.99") { print("Thank you") }
 /// let cart = Button(title: "Add to Cart", image: .asset("cart"), style: .plain)
+/// let save = Button(title: "Save", keyboardShortcut: KeyboardShortcut("s")) { document.save() }
 /// ```
 @MainActor
 open class Button: View {
@@ -62,10 +64,11 @@ open class Button: View {
     private let textStack: VStack
     private let row: HStack
 
-    /// Creates a button.
+    /// Creates a button; `keyboardShortcut` runs its action from anywhere in its window (Ctrl+S,
+    /// say: `KeyboardShortcut("s")`).
     public init(
         title: String, subtitle: String? = nil, image: Image? = nil, style: Style = .filled,
-        action: (() -> Void)? = nil
+        keyboardShortcut: KeyboardShortcut? = nil, action: (() -> Void)? = nil
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -90,6 +93,7 @@ open class Button: View {
             imageView; textStack
         }
         super.init()
+        self.keyboardShortcut = keyboardShortcut
         cornerRadius = 8
         addSubview(row)
         applyColors()
@@ -240,6 +244,13 @@ open class Button: View {
 
     /// The title's label, whose text an expansion tooltip shows whole when it is cut.
     var expansionTitle: Label { titleLabel }
+
+    /// The shortcut runs the action, as a click does.
+    open override func keyboardShortcutPressed() -> Bool {
+        guard isEnabledInHierarchy else { return false }
+        action?()
+        return true
+    }
 
     /// The button's text views never take hits; the button does.
     open override func hitTest(_ point: Point) -> View? {

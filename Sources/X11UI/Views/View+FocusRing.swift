@@ -1,6 +1,15 @@
-/// The standard focus ring, drawn around views that take focus but draw no ring of their own
-/// (an icon or a label with a click tooltip, say).
+/// Keyboard focus at a view, and the standard focus ring, drawn around views that take focus
+/// but draw no ring of their own (an icon or a label with a click tooltip, say).
 extension View {
+    /// Whether the view has keyboard focus.
+    public var isFocused: Bool { window?.focusedView === self }
+
+    /// Whether to draw a focus ring: the view has focus and it came from the keyboard.
+    public var showsFocusRing: Bool { isFocused && window?.isFocusVisible == true }
+
+    /// Whether the view can have keyboard focus now: it accepts focus and is enabled.
+    var canTakeFocus: Bool { acceptsFocus && isEnabledInHierarchy }
+
     /// The ring's distance outside the view and its width, in device pixels.
     private var focusRingMetrics: (outset: Double, width: Double) {
         ((3 * scale).rounded(), max(2, (2 * scale).rounded()))

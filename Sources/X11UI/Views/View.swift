@@ -328,18 +328,9 @@ open class View {
         interactions.contains { $0.makesViewFocusable }
     }
 
-    /// Whether the view can have keyboard focus now: it accepts focus and is enabled.
-    var canTakeFocus: Bool { acceptsFocus && isEnabledInHierarchy }
-
     /// Whether the view draws its own focus ring (in `draw(in:)`, with `showsFocusRing`);
     /// otherwise the window draws a standard ring around it, over everything else.
     open var drawsOwnFocusRing: Bool { false }
-
-    /// Whether the view has keyboard focus.
-    public var isFocused: Bool { window?.focusedView === self }
-
-    /// Whether to draw a focus ring: the view has focus and it came from the keyboard.
-    public var showsFocusRing: Bool { isFocused && window?.isFocusVisible == true }
 
     /// The pointer moved into the view (or one of its subviews).
     open func pointerEntered() {}
@@ -362,6 +353,15 @@ open class View {
 
     /// A key was pressed while the view had focus; return true when handled.
     open func keyPressed(_ event: ViewKeyEvent) -> Bool { false }
+
+    /// The keys that run the view's action from anywhere in its window (``KeyboardShortcut``).
+    public var keyboardShortcut: KeyboardShortcut? {
+        didSet { if keyboardShortcut != oldValue { keyboardShortcutDidChange() } }
+    }
+
+    /// The view's ``keyboardShortcut`` was pressed while the view was enabled and shown; do
+    /// what it stands for and return true, or return false to let the key go on.
+    open func keyboardShortcutPressed() -> Bool { false }
 
     /// The view gained or lost keyboard focus.
     open func focusDidChange() {

@@ -265,7 +265,9 @@ extension Window {
 
     /// A key: the focused view's interactions, then the window-wide interactions, which may use
     /// it up (Escape that hid a tooltip, Tab into an open click tooltip's views); then the
-    /// focused view's hook; then Tab moves focus.
+    /// focused view's hook, with keyboard shortcuts before it for a command key (held with
+    /// Control, Alt or Super) and after it for a key alone (Window+KeyboardShortcuts.swift);
+    /// then Tab moves focus.
     private func keyPressed(_ k: KeyEvent) {
         let press = ViewKeyEvent(k)
         let focused = focusedView
@@ -276,7 +278,10 @@ extension Window {
         context.focused = focused
         context.key = k
         if deliverToWindowInteractions(.keyPressed(press), context) { return }
+        let isCommand = Self.isCommand(k.modifiers)
+        if isCommand, performKeyboardShortcut(k.shortcut) { return }
         if let focused = focusedView, focused.keyPressed(press) { return }
+        if !isCommand, performKeyboardShortcut(k.shortcut) { return }
         if k.key == .tab {
             focusNext(backwards: k.modifiers.contains(.shift))
         }
