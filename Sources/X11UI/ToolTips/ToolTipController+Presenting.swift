@@ -155,7 +155,9 @@ extension ToolTipController {
             return
         }
         let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
-        let unchanged = again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+        let unchanged =
+            again && !relayoutPending && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+        relayoutPending = false
         answered = Answered(interaction: WeakInteraction(interaction), point: point, configuration: configuration)
         feed(.answer(.content(region: screenRegion, unchanged: unchanged)))
     }

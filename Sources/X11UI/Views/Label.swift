@@ -36,7 +36,7 @@ open class Label: View {
         didSet { if wrapsText != oldValue { contentDidChange() } }
     }
 
-    private var cachedLayout: (width: Double, layout: TextLayout)?
+    private var cachedLayout: (width: Double, fonts: Int, layout: TextLayout)?
 
     /// Creates a label.
     public init(_ text: String, font: Font = .body, color: Color = .label) {
@@ -55,7 +55,9 @@ open class Label: View {
     /// The lines for a width (cached for the last width asked, and used for any width they
     /// serve: drawn at the width it measured, a label draws the lines it measured).
     func layout(forWidth width: Double) -> TextLayout? {
-        if let cachedLayout, cachedLayout.width == width || wrapsText && cachedLayout.layout.serves(width: width) {
+        if let cachedLayout, cachedLayout.fonts == fontGeneration,
+            cachedLayout.width == width || wrapsText && cachedLayout.layout.serves(width: width)
+        {
             return cachedLayout.layout
         }
         guard let fonts = fontSet(font) else { return nil }
@@ -63,7 +65,7 @@ open class Label: View {
         let layout = TextLayout(
             text: text, measurer: fonts, maxWidth: wrapsText ? width : nil,
             maxLines: wrapsText ? min(maxLines ?? viewable, viewable) : 1)
-        cachedLayout = (width, layout)
+        cachedLayout = (width, fontGeneration, layout)
         return layout
     }
 
