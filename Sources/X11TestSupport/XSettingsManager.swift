@@ -141,9 +141,18 @@ public final class XSettingsManager: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        XDestroyWindow(display, window)
-        XSync(display, 0)
-        XCloseDisplay(display)
+        // A display whose server is gone is left allocated, as `ServerProbe` leaves one.
+        var descriptor = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
+        var byte: UInt8 = 0
+        let dead =
+            poll(&descriptor, 1, 0) > 0
+            && (descriptor.revents & Int16(POLLHUP | POLLERR) != 0
+                || recv(XConnectionNumber(display), &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0)
+        if !dead {
+            XDestroyWindow(display, window)
+            XSync(display, 0)
+            XCloseDisplay(display)
+        }
         TestDisplays.unwatch(display)
     }
 
