@@ -8,13 +8,21 @@ public final class InProcessDisplay {
     public let server: XvfbServer
     public let probe: ServerProbe
     public let app: Application
+    /// The desktop's settings manager, when `xsettings` started one.
+    public let settingsManager: XSettingsManager?
 
-    /// Starts the server; `resources` (X resources, such as `"Xft.dpi: 192\n"`) are set before
-    /// the application connects.
-    public init(width: Int = 1280, height: Int = 800, serverArguments: [String] = [], resources: String? = nil) throws {
+    /// Starts the server; `resources` (X resources, such as `"Xft.dpi: 192\n"`) are set, and a
+    /// settings manager with `xsettings` (`["Xft/DPI": 192 * 1024]`) started, before the
+    /// application connects.
+    public init(
+        width: Int = 1280, height: Int = 800, serverArguments: [String] = [], resources: String? = nil,
+        xsettings: [String: XSettingsManager.Value]? = nil
+    ) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
         probe = try ServerProbe(display: server.display)
         if let resources { probe.setResources(resources) }
+        let display = server.display
+        settingsManager = try xsettings.map { try XSettingsManager(display: display, settings: $0) }
         // Tests never reach the user's accessibility bus (the accessibility tests start their own).
         setenv("NO_AT_BRIDGE", "1", 1)
         // Cursors come from the test themes only (libXcursor reads its search path once per
@@ -28,6 +36,7 @@ public final class InProcessDisplay {
 
     isolated deinit {
         app.close()
+        settingsManager?.stop()
         server.stop()
     }
 

@@ -8,17 +8,22 @@ public final class ProgramSession: @unchecked Sendable {
     public let probe: ServerProbe
     public let program: ProgramProcess
     private var compositor: ChildProcess?
+    /// The desktop's settings manager, when `xsettings` started one.
+    public let settingsManager: XSettingsManager?
     /// The identified views of the program's window, from its inspector.
     public private(set) var frames: [String: Frame] = [:]
 
-    /// Starts a server (with a compositor when `composited`), then the program, and waits
-    /// until its window lists `readyView`.
+    /// Starts a server (with a compositor when `composited`, and a settings manager with
+    /// `xsettings` when given), then the program, and waits until its window lists `readyView`.
     public init(
         _ program: String = "tooltip-demo", arguments: [String] = [], readyView: String,
         alsoReady: [String] = [], composited: Bool = false,
-        width: Int = 1280, height: Int = 800, serverArguments: [String] = [], environment: [String: String] = [:]
+        width: Int = 1280, height: Int = 800, serverArguments: [String] = [], environment: [String: String] = [:],
+        xsettings: [String: XSettingsManager.Value]? = nil
     ) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
+        let display = server.display
+        settingsManager = try xsettings.map { try XSettingsManager(display: display, settings: $0) }
         if composited {
             compositor = try ChildProcess(
                 "/usr/bin/xcompmgr", ["-d", server.display], environment: ["DISPLAY": server.display])
@@ -49,6 +54,7 @@ public final class ProgramSession: @unchecked Sendable {
     deinit {
         program.stop()
         compositor?.stop()
+        settingsManager?.stop()
         server.stop()
     }
 

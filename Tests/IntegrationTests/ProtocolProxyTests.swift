@@ -73,15 +73,43 @@ final class ProtocolProxyTests {
         let getSelectionOwner: UInt8 = 23
         let queryExtension: UInt8 = 98
         wait(timeout: 5) { proxy.snapshot.opcodes[getSelectionOwner] != nil }
+        wait(timeout: 5) { proxy.snapshot.opcodes[getSelectionOwner] == 2 }
         let atMap = try #require(proxy.countsAtFirstMap)
         let started = proxy.snapshot
-        #expect(atMap.opcodes[getSelectionOwner] == nil, "the compositor's presence was asked before the map")
-        #expect(started.opcodes[getSelectionOwner] == 1, "the compositor's presence is asked once the window shows")
+        // The settings manager is asked for before the map (its answer shares Xft's round
+        // trip); the compositor's presence after it.
+        #expect(atMap.opcodes[getSelectionOwner] == 1, "the compositor's presence was asked before the map")
+        #expect(started.opcodes[getSelectionOwner] == 2, "the compositor's presence is asked once the window shows")
         // Shape, RandR and XFixes are asked after the map.
         #expect((started.opcodes[queryExtension] ?? 0) - (atMap.opcodes[queryExtension] ?? 0) >= 3)
         #expect(atMap.roundTrips < started.roundTrips)
         // Before the map: XOpenDisplay's 3 (BIG-REQUESTS query and enable, RESOURCE_MANAGER;
         // XKEYBOARD waits), the atoms with the RENDER check 1, Xft's RENDER formats 1.
         #expect(atMap.roundTrips <= 5, "\(atMap.roundTrips) round trips before the first map")
+    }
+
+    /// Under a settings manager the demo reads its settings before its first window (so that
+    /// the window opens at the manager's scale): one round trip more before the map, the
+    /// property's; without one, none (the owner's answer comes with Xft's round trip).
+    @Test func theSettingsManagerCostsOneRoundTripBeforeTheMapOnlyWhenOneRuns() throws {
+        var beforeMap: [Int] = []
+        var propertiesRead: [Int] = []
+        for manager in [false, true] {
+            let settings = try manager ? XSettingsManager(display: server.display, settings: ["Xft/DPI": 98304]) : nil
+            defer { settings?.stop() }
+            let proxy = try XProxy(serverDisplay: server.number, firstDisplay: 680)
+            defer { proxy.stop() }
+            let demo = try ProgramProcess("tooltip-demo", arguments: ["--scene", "sample"], display: proxy.display)
+            defer { demo.stop() }
+            #expect(demo.waitForView("text-view") != nil)
+            let atMap = try #require(proxy.countsAtFirstMap)
+            let getProperty: UInt8 = 20
+            propertiesRead.append(atMap.opcodes[getProperty] ?? 0)
+            beforeMap.append(atMap.roundTrips)
+        }
+        #expect(propertiesRead[1] == propertiesRead[0] + 1, "the settings property read before the map")
+        #expect(beforeMap[0] <= 5, "without a manager: \(beforeMap[0]) round trips before the map")
+        #expect(beforeMap[1] == beforeMap[0] + 1, "with one: \(beforeMap[1])")
+        print("round trips before the first map: \(beforeMap[0]) without a settings manager, \(beforeMap[1]) with one")
     }
 }

@@ -146,6 +146,60 @@ final class PreparedShowTests {
         #expect(try #require(probe.mappedPopups().first).frame == unpreparedFrame)
     }
 
+    /// The desktop's settings changing between the early wake and the deadline: the window
+    /// made ready at the old scale, or with the old font rendering, is not what shows.
+    @Test func aNewScaleOrFontRenderingInTheLastMomentIsWhatShows() throws {
+        // A source that fills its window stays under the pointer at any scale; the other
+        // window goes, and the real pointer is out of the way (the windows grow under it).
+        harness.window?.close()
+        probe.movePointer(to: 1279, 799)
+        let filling = block(300, 200, toolTip: "Made ready at one scale")
+        harness.show(filling, size: Size(width: 300, height: 200))
+        func rest() {
+            harness.move(to: Point(x: 100, y: 60))
+            harness.clock.advance(by: .milliseconds(39))
+            harness.settle()
+            #expect(!app.toolTips.isShowing)
+        }
+        rest()
+        #expect(reachTheDeadline() == 2, "made ready, then a configure and a map")
+        let atOne = try #require(probe.mappedPopups().first)
+        harness.move(to: Point(x: 590, y: 390))
+        harness.wait(200)
+        #expect(probe.mappedPopups().isEmpty)
+
+        rest()
+        var settings = DesktopSettings()
+        settings.dpi = 192
+        app.desktopSettingsDidChange(settings)
+        let requests = reachTheDeadline()
+        #expect(requests > 2, "laid out and painted again at the deadline: \(requests) requests")
+        let shown = try #require(probe.mappedPopups().first)
+        #expect(abs(shown.frame.width - 2 * atOne.frame.width) <= 6, "at 192 dpi: \(atOne) → \(shown)")
+        #expect(abs(shown.frame.height - 2 * atOne.frame.height) <= 6, "at 192 dpi: \(atOne) → \(shown)")
+        harness.move(to: Point(x: 1270, y: 790))
+        harness.wait(200)
+        #expect(probe.mappedPopups().isEmpty)
+
+        // The same scale, glyphs rendered otherwise (their widths too): laid out anew, as a
+        // show made ready with that rendering is.
+        rest()
+        settings.antialias = false
+        settings.hintStyle = "hintfull"
+        app.desktopSettingsDidChange(settings)
+        #expect(reachTheDeadline() > 2, "painted with the new rendering")
+        let sharp = try #require(probe.mappedPopups().first)
+        let tip = sharp.frame
+        let text = probe.pixels(tip.x + tip.width / 4, tip.y + tip.height / 3, tip.width / 2, tip.height / 3)
+        #expect(Set(text).count <= 3, "no blended edges: \(Set(text).count) colours")
+        harness.move(to: Point(x: 1270, y: 790))
+        harness.wait(200)
+        rest()
+        #expect(reachTheDeadline() == 2)
+        let again = try #require(probe.mappedPopups().first)
+        #expect(again.frame == sharp.frame, "\(sharp) then \(again)")
+    }
+
     @Test func thePointerLeavingInTheLastMomentShowsNothing() throws {
         restUntilJustBeforeTheDeadline(on: source)
         harness.move(to: Point(x: 590, y: 390))

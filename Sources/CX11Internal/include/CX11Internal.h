@@ -69,4 +69,17 @@ struct cx11_pending_atoms *cx11_atoms_send(Display *display, const char *const *
 /// the state. Returns how many atoms were interned.
 int cx11_atoms_collect(struct cx11_pending_atoms *pending, unsigned long *atoms);
 
+/// A GetSelectionOwner request queued in Xlib's output buffer without waiting, its reply read
+/// by an asynchronous reply handler while the next request that waits waits for its own (as
+/// the atoms' are): the XSETTINGS manager is asked for at start in a round trip made anyway.
+struct cx11_pending_owner;
+
+/// Queues the request (nothing is sent yet); NULL when out of memory.
+struct cx11_pending_owner *cx11_selection_owner_send(Display *display, Atom selection);
+
+/// The selection's owner (None when there is none, or when the request failed: its error went
+/// to the error handler), after waiting for the reply if no round trip brought it yet (an
+/// XSync); frees the state.
+Window cx11_selection_owner_collect(struct cx11_pending_owner *pending);
+
 #endif

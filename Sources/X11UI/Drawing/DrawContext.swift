@@ -14,7 +14,7 @@ public final class DrawContext {
     private var offset = Point.zero
     /// The device-space clip, for skipping text outside it.
     private var clip: Rect
-    /// The toolkit's scale factor (`Xft.dpi` / 96) for sizes given at 96 dpi.
+    /// The toolkit's scale factor (``Application/scale``) for sizes given at 96 dpi.
     public let scale: Double
     /// The appearance the named colours are drawn in.
     public let appearance: Appearance

@@ -9,8 +9,13 @@ final class FontCache {
     private let library = FreeTypeLibrary()
     /// Fontconfig's choices of primary faces, shared by the sizes of a family and weight.
     let matcher: FontMatcher
-    /// The scale applied to font sizes (`Xft.dpi` / 96).
-    let scale: Double
+    /// The scale applied to font sizes (the desktop's dpi, else `Xft.dpi`, over 96).
+    private(set) var scale: Double
+    /// How glyphs are rendered, as the desktop asks.
+    private(set) var options = FontRenderingOptions()
+    /// Counts the changes of scale or options: text measured with an older generation's fonts
+    /// is measured again.
+    private(set) var generation = 0
 
     init(connection: DisplayConnection) {
         self.connection = connection
@@ -39,10 +44,23 @@ final class FontCache {
     /// The font set for a font, opened on first use.
     func fontSet(for font: Font) -> FontSet {
         if let set = sets[font] { return set }
-        let set = FontSet(font: font, scale: scale, connection: connection, library: library, matcher: matcher)
+        let set = FontSet(
+            font: font, scale: scale, options: options, connection: connection, library: library, matcher: matcher)
         sets[font] = set
         return set
     }
 
     func removeAll() { sets.removeAll() }
+
+    /// Takes a new scale and rendering options; when either changed, the fonts open go (each is
+    /// opened again on its next use) and the generation counts up. Returns whether it did.
+    @discardableResult
+    func update(scale newScale: Double, options newOptions: FontRenderingOptions) -> Bool {
+        guard newScale != scale || newOptions != options else { return false }
+        scale = newScale
+        options = newOptions
+        sets.removeAll()
+        generation += 1
+        return true
+    }
 }

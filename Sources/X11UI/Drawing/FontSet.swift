@@ -101,7 +101,9 @@ final class FontSet: TextMeasuring {
     /// Opens the primary face. When fontconfig matches nothing at all (no fonts installed), the
     /// set has no faces: text measures zero and draws nothing, and a warning says why.
     init(
-        font: Font, scale: Double, connection: DisplayConnection, library: FreeTypeLibrary?, matcher: FontMatcher? = nil
+        font: Font, scale: Double, options: FontRenderingOptions = FontRenderingOptions(),
+        connection: DisplayConnection,
+        library: FreeTypeLibrary?, matcher: FontMatcher? = nil
     ) {
         self.connection = connection
         self.library = library
@@ -110,6 +112,8 @@ final class FontSet: TextMeasuring {
         FcPatternAddString(pattern, "family", font.family)
         FcPatternAddDouble(pattern, "pixelsize", pixelSize)
         FcPatternAddInteger(pattern, "weight", font.weight.fontconfigValue)
+        // In the request, so that the fallbacks (copies of it) render alike.
+        options.apply(to: pattern)
         request = pattern
         if let primary = FontFace.open(pattern: pattern, connection: connection, library: library, matcher: matcher) {
             fontFaces = [primary]

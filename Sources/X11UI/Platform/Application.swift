@@ -66,8 +66,13 @@ public final class Application {
     var accessibility: AccessibilityBridge?
     /// The desktop's appearance, the program's choice and the one in force (Application+Appearance.swift).
     var appearanceState = AppearanceState()
-    /// What the desktop's settings say, as far as it said it (``DesktopSettings``).
-    var desktopSettings = DesktopSettings()
+    /// What the desktop's settings manager says (XSETTINGS), as far as it says it; nil values
+    /// take X11UI's defaults. Read before the first window opens and followed while the program
+    /// runs (``onDesktopSettingsChange``).
+    public internal(set) var desktopSettings = DesktopSettings()
+    var desktopSettingsHandler: ((DesktopSettings) -> Void)?
+    /// Watches the desktop's XSETTINGS manager (XSettingsReader.swift).
+    private(set) var xsettings: XSettingsReader?
     /// The cursors the windows show, made on first use (Application+Cursors.swift).
     var cursorStore: CursorStore?
 
@@ -102,10 +107,16 @@ public final class Application {
         self.connection = connection
         translator = EventTranslator(
             extensions: { [connection] in connection.queriedExtensions }, display: connection.display)
+        // The settings manager is asked for first: the round trip Xft makes at the next line
+        // brings the answer (XSettingsReader.swift).
+        let asking = XSettingsReader.askForManager(on: connection)
         resources = DrawingResources(connection: connection)
         screen = ScreenInfo(connection: connection)
         inspector = Inspector.fromEnvironment()
         Application.current = self
+        xsettings = XSettingsReader(connection: connection, asking: asking) { [unowned self] in
+            desktopSettingsDidChange($0)
+        }
         applyResources()
         AccessibilityBridge.startWhenRunning(self)
     }
@@ -113,8 +124,10 @@ public final class Application {
     /// The name of the display (`":0"`).
     public var displayName: String { connection.name }
 
-    /// The scale factor for sizes given at 96 dpi, from `Xft.dpi`.
-    public var scale: Double { connection.dpi / 96 }
+    /// The scale factor for sizes given at 96 dpi: the desktop's `Xft/DPI` (XSETTINGS), else
+    /// the `Xft.dpi` X resource, over 96. It changes when the desktop's does; windows and a
+    /// shown tooltip are then laid out again (``onDesktopSettingsChange``).
+    public var scale: Double { dpi / 96 }
 
     /// The monitors tooltips keep within: RandR 1.5's, or the whole screen without it.
     public var monitors: [Rect] { screen.monitors }
@@ -149,6 +162,7 @@ public final class Application {
         // top-level, embedded, and foreign ones (which get their owner's event mask back).
         toolTips.tearDown()
         selections.tearDown()
+        xsettings?.stop()
         accessibility?.close()
         for window in openWindows { window.close() }
         for case let window as Window in targets.values { window.close() }
@@ -263,6 +277,12 @@ public final class Application {
             return false
         default:
             if deferredStartupPending, case .expose = event { sawExpose = true }
+            // The settings manager's events (on its window, and its MANAGER message on the
+            // root, which a host may want too).
+            if let xsettings, event.window == connection.root || event.window == xsettings.managerWindow {
+                let onRoot = event.window == connection.root
+                if xsettings.handle(event) { return !onRoot }
+            }
             guard let target = targets[event.window] else { return false }
             return target.handle(event)
         }

@@ -158,8 +158,9 @@ extension ToolTipController {
         }
         let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
         let unchanged =
-            again && (previous?.configuration.hasSameContent(as: configuration) ?? false)
+            again && !relayoutPending && (previous?.configuration.hasSameContent(as: configuration) ?? false)
             && previous?.shortcut == view.keyboardShortcut
+        relayoutPending = false
         answered = Answered(interaction: WeakInteraction(interaction), point: point, configuration: configuration)
         feed(.answer(.content(region: screenRegion, unchanged: unchanged)))
     }

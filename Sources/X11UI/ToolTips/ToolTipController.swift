@@ -46,6 +46,8 @@ public final class ToolTipController {
     var answered: Answered?
     /// The shown tooltip.
     var shown: Shown?
+    /// Set when the shown tooltip must be laid out again whatever its delegate answers.
+    var relayoutPending = false
     /// Set once the application closes: nothing shows any more.
     var isTornDown = false
     /// Inputs that arrived while effects were being performed (a delegate that removes its
@@ -121,6 +123,15 @@ public final class ToolTipController {
 
     func interactionDidBecomeUnavailable(_ interaction: ToolTipInteraction) {
         feed(.sourceGone(interaction.id))
+    }
+
+    /// The fonts or the scale changed (the desktop's settings): a shown tooltip is laid out
+    /// again in place, at its source's new place, even though its content is the same.
+    func fontsDidChange() {
+        presenter.fontsDidChange()
+        guard presenter.isShown, let interaction = shown?.interaction.value else { return }
+        relayoutPending = true
+        interactionNeedsUpdate(interaction)
     }
 
     func interactionNeedsUpdate(_ interaction: ToolTipInteraction) {

@@ -326,6 +326,13 @@ final class ToolTipWindow {
         transientFor = 0
     }
 
+    /// The fonts or the scale changed: what was prepared or painted is not what a show would
+    /// make now.
+    func fontsDidChange() {
+        prepared = nil
+        painted = nil
+    }
+
     private func compositingChanged() {
         // Hidden through the controller first, so that the hide is reported like any other.
         if isShown { application.toolTips.hide() }

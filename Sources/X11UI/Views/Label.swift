@@ -48,7 +48,7 @@ open class Label: View {
     /// The expansion tooltip, made the first time the pointer finds the text cut.
     var expansion: ToolTipInteraction?
 
-    private var cachedLayout: (width: Double, layout: TextLayout)?
+    private var cachedLayout: (width: Double, fonts: Int, layout: TextLayout)?
 
     /// Creates a label.
     public init(_ text: String, font: Font = .body, color: Color = .label) {
@@ -67,7 +67,7 @@ open class Label: View {
     /// The lines for a width (cached for the last width asked, and used for any width they
     /// serve: drawn at the width it measured, a label draws the lines it measured).
     func layout(forWidth width: Double) -> TextLayout? {
-        if let cachedLayout,
+        if let cachedLayout, cachedLayout.fonts == fontGeneration,
             cachedLayout.width == width || cachedLayout.layout.serves(width: width, wrapping: wrapsText)
         {
             return cachedLayout.layout
@@ -77,7 +77,7 @@ open class Label: View {
         let layout = TextLayout(
             text: text, measurer: fonts, maxWidth: wrapsText ? width : nil,
             maxLines: wrapsText ? min(maxLines ?? viewable, viewable) : 1, truncationWidth: wrapsText ? nil : width)
-        cachedLayout = (width, layout)
+        cachedLayout = (width, fontGeneration, layout)
         return layout
     }
 

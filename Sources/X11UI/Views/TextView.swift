@@ -47,7 +47,7 @@ open class TextView: View {
     }
 
     private var anchor: String.Index?
-    private var cachedLayout: (width: Double, layout: TextLayout)?
+    private var cachedLayout: (width: Double, fonts: Int, layout: TextLayout)?
 
     /// Creates a text view.
     public init(_ text: String) {
@@ -101,12 +101,14 @@ open class TextView: View {
 
     private func layout() -> TextLayout? {
         let width = max(1, textWidth)
-        if let cachedLayout, cachedLayout.width == width { return cachedLayout.layout }
+        if let cachedLayout, cachedLayout.width == width, cachedLayout.fonts == fontGeneration {
+            return cachedLayout.layout
+        }
         guard let fonts = fontSet(font) else { return nil }
         let layout = TextLayout(
             text: text, measurer: fonts, maxWidth: width,
             maxLines: TextLayout.viewableLines(lineHeight: fonts.lineHeight))
-        cachedLayout = (width, layout)
+        cachedLayout = (width, fontGeneration, layout)
         return layout
     }
 

@@ -23,9 +23,16 @@ struct FocusState {
 }
 
 extension Window {
-    /// The double-click time and distance.
-    static let doubleClickInterval: UInt = 400
-    static let doubleClickDistance = 4.0
+    /// The most time (milliseconds) and distance (pixels) between the presses of a double
+    /// click: the desktop's (XSETTINGS `Net/DoubleClickTime` and `Net/DoubleClickDistance`),
+    /// else 400 ms and 4 pixels.
+    var doubleClick: (interval: UInt, distance: Double) {
+        let settings = application?.desktopSettings
+        return (
+            UInt(settings?.doubleClickTime ?? DesktopSettings.defaultDoubleClickTime),
+            Double(settings?.doubleClickDistance ?? DesktopSettings.defaultDoubleClickDistance)
+        )
+    }
 
     func handleEvent(_ event: Event) {
         guard let application else { return }
@@ -114,6 +121,10 @@ extension Window {
     }
 
     private func resizeFromServer(_ newSize: Size) {
+        // The user (or the window manager) chose this size: it is the window's at any scale.
+        if isTopLevel, let scale = application?.scale {
+            logicalSize = Size(width: newSize.width / scale, height: newSize.height / scale)
+        }
         setSizeWithoutRequest(newSize)
     }
 
@@ -220,10 +231,11 @@ extension Window {
         _ = deliverToWindowInteractions(
             .buttonPressed(b.button, location), context(for: b.pointer, deepest: hover.chain.last))
         if b.button.isScroll { return }
+        let limits = doubleClick
         let isRepeat =
-            b.pointer.time &- hover.lastPressTime <= Window.doubleClickInterval
-            && abs(location.x - hover.lastPressLocation.x) <= Window.doubleClickDistance
-            && abs(location.y - hover.lastPressLocation.y) <= Window.doubleClickDistance
+            b.pointer.time &- hover.lastPressTime <= limits.interval
+            && abs(location.x - hover.lastPressLocation.x) <= limits.distance
+            && abs(location.y - hover.lastPressLocation.y) <= limits.distance
         hover.clickCount = isRepeat ? hover.clickCount + 1 : 1
         hover.lastPressTime = b.pointer.time
         hover.lastPressLocation = location

@@ -3,9 +3,10 @@ extension Window {
     // MARK: - Size and position
 
     /// Resizes the window's inside (and the X window, once shown); the size is in pixels at
-    /// 96 dpi, scaled by `Xft.dpi`.
+    /// 96 dpi, scaled by ``Application/scale``.
     public func resize(to newSize: Size) {
         let clamped = Self.windowSize(newSize, scale: application?.scale ?? 1)
+        if isTopLevel { logicalSize = newSize.validated }
         guard clamped != size else { return }
         size = clamped
         native?.resize(to: clamped)

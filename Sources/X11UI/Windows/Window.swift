@@ -88,6 +88,9 @@ open class Window: EventTarget {
     /// The size of the window's inside in pixels; nil until known (from the init or the
     /// content).
     public internal(set) var size: Size?
+    /// The size (pixels at 96 dpi) a top-level window is meant to have, the program's or the
+    /// user's, before it is fitted to its monitor: its size at any scale (Window+Scale.swift).
+    var logicalSize: Size?
 
     /// The position asked for at `show()` (top-left corner on the screen); nil lets the window
     /// manager choose (and puts the window at the top left when there is none). Kept finite
@@ -106,9 +109,10 @@ open class Window: EventTarget {
     ///
     /// - Parameters:
     ///   - title: the title bar text.
-    ///   - size: the inside size in pixels at 96 dpi (scaled by `Xft.dpi`, like every size in
-    ///     X11UI); nil fits the content's ideal size. The scaled size is clamped to
-    ///     1…8192 pixels, as `resize(to:)` does; a size with a NaN extent fits the content.
+    ///   - size: the inside size in pixels at 96 dpi (scaled by ``Application/scale``, like
+    ///     every size in X11UI, and again when the scale changes); nil fits the content's ideal
+    ///     size. The scaled size is clamped to 1…8192 pixels, as `resize(to:)` does; a size
+    ///     with a NaN extent fits the content.
     ///   - content: the view filling the window.
     ///   - application: the application; nil uses `Application.current`.
     public init(title: String, size: Size? = nil, content: View? = nil, application: Application? = nil) {
@@ -117,6 +121,7 @@ open class Window: EventTarget {
         self.application = application ?? Application.current
         let scale = self.application?.scale ?? 1
         self.size = size.flatMap { $0.width.isNaN || $0.height.isNaN ? nil : Self.windowSize($0, scale: scale) }
+        logicalSize = self.size.map { Size(width: $0.width / scale, height: $0.height / scale) }
         windowClass = (Window.defaultInstanceName, Window.programName.capitalizedFirst)
         rootView.backgroundColor = backgroundColor
         rootView.window = self
@@ -256,7 +261,9 @@ open class Window: EventTarget {
         guard connection.isUsable else { return }
         if size == nil {
             size = Self.windowSize(rootView.subviews.first?.idealSize ?? Size(width: 200, height: 100), scale: 1)
+            logicalSize = size.map { Size(width: $0.width / application.scale, height: $0.height / application.scale) }
         }
+        takeScale()  // the scale may have changed since the size was given
         var frame = Rect(origin: requestedPosition ?? .zero, size: size ?? Size(width: 1, height: 1))
         // A window larger than the monitor it opens on (a big layout, or a high Xft.dpi) is made
         // to fit the room there, as GTK and Qt do; its content is laid out for that size.
