@@ -37,6 +37,31 @@ extension Application {
         updateAppearance()
     }
 
+    /// Starts connecting to the session bus (`DBUS_SESSION_BUS_ADDRESS`) and reading the
+    /// desktop's appearance from its settings portal, without waiting for either: the socket is
+    /// connected now, the rest goes on while the program builds and shows its windows.
+    func startSessionBus() {
+        guard let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty,
+            let bus = DBusConnection(connectingTo: address, application: self)
+        else { return }
+        bus.onDisconnect = { [weak self] in
+            self?.desktopPortal = nil
+            self?.sessionBus = nil
+        }
+        sessionBus = bus
+        desktopPortal = DesktopPortal(application: self, bus: bus)
+        bus.pump()
+    }
+
+    /// Moves the session bus on without waiting while the portal's first readings are still
+    /// to come at start (until the first window is on screen): called before a window is made
+    /// and before it is painted, so that a portal that answered meanwhile has the window made
+    /// and painted in the desktop's appearance. The run loop does the rest.
+    func catchUpWithDesktop() {
+        guard deferredStartupPending, let desktopPortal, desktopPortal.isReading else { return }
+        sessionBus?.pump()
+    }
+
     /// Takes the merged appearance; when it changed, every window X11UI paints takes its new
     /// background pixel and repaints (its views told first), and the program is told.
     private func updateAppearance() {

@@ -64,6 +64,10 @@ public final class Application {
     var desktop = DesktopSession()
     /// The AT-SPI2 provider, once an accessibility bus was found (see Accessibility/).
     var accessibility: AccessibilityBridge?
+    /// The session bus, for the application's life when there is one (Application+Appearance).
+    var sessionBus: DBusConnection?
+    /// The reader of the desktop's appearance settings on it.
+    var desktopPortal: DesktopPortal?
     /// The desktop's appearance, the program's choice and the one in force (Application+Appearance.swift).
     var appearanceState = AppearanceState()
     /// What the desktop's settings say, as far as it said it (``DesktopSettings``).
@@ -105,6 +109,7 @@ public final class Application {
         inspector = Inspector.fromEnvironment()
         Application.current = self
         applyResources()
+        startSessionBus()
         AccessibilityBridge.startWhenRunning(self)
     }
 
@@ -148,6 +153,7 @@ public final class Application {
         toolTips.tearDown()
         selections.tearDown()
         accessibility?.close()
+        sessionBus?.close()
         for window in openWindows { window.close() }
         for case let window as Window in targets.values { window.close() }
         resources.removeAll()
