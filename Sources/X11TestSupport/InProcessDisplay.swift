@@ -10,13 +10,23 @@ public final class InProcessDisplay {
     public let app: Application
 
     /// Starts the server; `resources` (X resources, such as `"Xft.dpi: 192\n"`) are set before
-    /// the application connects.
-    public init(width: Int = 1280, height: Int = 800, serverArguments: [String] = [], resources: String? = nil) throws {
+    /// the application connects; `sessionBus` is the session bus it reads the desktop's
+    /// appearance on (a `TestSessionBus`'s address), none when nil.
+    public init(
+        width: Int = 1280, height: Int = 800, serverArguments: [String] = [], resources: String? = nil,
+        sessionBus: String? = nil
+    ) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
         probe = try ServerProbe(display: server.display)
         if let resources { probe.setResources(resources) }
         // Tests never reach the user's accessibility bus (the accessibility tests start their own).
         setenv("NO_AT_BRIDGE", "1", 1)
+        // Nor the user's session bus, whose desktop may be dark: only the one a test gives.
+        if let sessionBus {
+            setenv("DBUS_SESSION_BUS_ADDRESS", sessionBus, 1)
+        } else {
+            unsetenv("DBUS_SESSION_BUS_ADDRESS")
+        }
         app = try Application(displayName: server.display)
         app.quitsWhenLastWindowCloses = false
     }
