@@ -37,13 +37,19 @@ extension Application {
         updateAppearance()
     }
 
-    /// Starts connecting to the session bus (`DBUS_SESSION_BUS_ADDRESS`) and reading the
-    /// desktop's appearance from its settings portal, without waiting for either: the socket is
-    /// connected now, the rest goes on while the program builds and shows its windows.
-    func startSessionBus() {
-        guard let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty,
-            let bus = DBusConnection(connectingTo: address, application: self)
-        else { return }
+    /// Begins connecting to the session bus (`DBUS_SESSION_BUS_ADDRESS`), without waiting for
+    /// it: nil without one.
+    static func beginSessionBus() -> DBusConnection.Beginning? {
+        guard let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else { return nil }
+        return DBusConnection.begin(connectingTo: address)
+    }
+
+    /// Goes on connecting to the session bus and reads the desktop's appearance from its
+    /// settings portal, without waiting for either: the rest goes on while the program builds
+    /// and shows its windows.
+    func startSessionBus(_ beginning: DBusConnection.Beginning) {
+        let bus = DBusConnection(continuing: beginning, application: self)
+        guard !bus.isClosed else { return }
         bus.onDisconnect = { [weak self] in
             self?.desktopPortal = nil
             self?.sessionBus = nil

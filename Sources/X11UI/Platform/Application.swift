@@ -86,7 +86,16 @@ public final class Application {
     /// - Throws: `X11UIError.noDisplay`, `.cannotOpenDisplay(name:)` or
     ///   `.displayNotAnswering(name:timeout:)`, naming the display.
     public convenience init(displayName: String? = nil, connectTimeout: Duration? = nil) throws(X11UIError) {
-        self.init(connection: try DisplayConnection(name: displayName, timeout: connectTimeout))
+        // The session bus first (without waiting): it answers while the X server does.
+        let sessionBus = Self.beginSessionBus()
+        let connection: DisplayConnection
+        do {
+            connection = try DisplayConnection(name: displayName, timeout: connectTimeout)
+        } catch {
+            sessionBus?.abandon()
+            throw error
+        }
+        self.init(connection: connection, sessionBus: sessionBus)
         desktop.startup = StartupNotification.takeFromEnvironment()
     }
 
@@ -97,10 +106,10 @@ public final class Application {
     ///
     /// - Parameter display: the host's `Display*`.
     public convenience init(display: OpaquePointer) {
-        self.init(connection: DisplayConnection(display: display, owns: false))
+        self.init(connection: DisplayConnection(display: display, owns: false), sessionBus: Self.beginSessionBus())
     }
 
-    private init(connection: DisplayConnection) {
+    private init(connection: DisplayConnection, sessionBus: DBusConnection.Beginning?) {
         self.connection = connection
         translator = EventTranslator(
             extensions: { [connection] in connection.queriedExtensions }, display: connection.display)
@@ -109,7 +118,7 @@ public final class Application {
         inspector = Inspector.fromEnvironment()
         Application.current = self
         applyResources()
-        startSessionBus()
+        if let sessionBus { startSessionBus(sessionBus) }
         AccessibilityBridge.startWhenRunning(self)
     }
 

@@ -59,19 +59,41 @@ final class DBusConnection {
         uniqueName = String(cString: name)
     }
 
-    /// Starts connecting to the bus at `address` without waiting for it: the socket is
-    /// connected, and the authentication and the hello go on through the run loop (or
-    /// `pump()`), with every message sent meanwhile queued behind them. Nil when there is no
+    /// A connection begun before the application that drives it exists: its socket connected
+    /// and the first line of its authentication written, so that the bus answers while the
+    /// application connects to the X server. Taken by `init(continuing:application:)`, or
+    /// closed with `abandon()`.
+    struct Beginning {
+        fileprivate let raw: OpaquePointer
+        fileprivate let library: UnsafeMutablePointer<cdbus>
+
+        func abandon() {
+            library.pointee.connection_close(raw)
+            library.pointee.connection_unref(raw)
+        }
+    }
+
+    /// Begins connecting to the bus at `address` without waiting for it; nil when there is no
     /// libdbus-1 or nothing listens at `address`.
-    convenience init?(connectingTo address: String, application: Application) {
-        guard let library = DBusLibrary.shared, let connection = Self.open(address, library) else { return nil }
-        self.init(connection, library: library, application: application)
+    static func begin(connectingTo address: String) -> Beginning? {
+        guard let library = DBusLibrary.shared, let connection = open(address, library) else { return nil }
+        _ = library.pointee.connection_read_write(connection, 0)
+        return Beginning(raw: connection, library: library)
+    }
+
+    /// Goes on connecting without waiting: the authentication and the hello go on through the
+    /// run loop (or `pump()`), with every message sent meanwhile queued behind them.
+    convenience init(continuing beginning: Beginning, application: Application) {
+        self.init(beginning.raw, library: beginning.library, application: application)
         // The hello is the first message on the connection, as the bus requires.
         guard
             let hello = methodCall(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "Hello")
-        else { return nil }
+        else {
+            close()
+            return
+        }
         call(hello, timeout: .seconds(25)) { [weak self] reply in
             guard let self else { return }
             guard let name = reply?.arguments.first?.stringValue else {
