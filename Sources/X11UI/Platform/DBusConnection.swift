@@ -59,10 +59,8 @@ final class DBusConnection {
         uniqueName = String(cString: name)
     }
 
-    /// A connection begun before the application that drives it exists: its socket connected
-    /// and the first line of its authentication written, so that the bus answers while the
-    /// application connects to the X server. Taken by `init(continuing:application:)`, or
-    /// closed with `abandon()`.
+    /// A connection begun before the application that drives it exists (its socket connected,
+    /// the first line of its authentication written), taken by `init(continuing:application:)`.
     struct Beginning {
         fileprivate let raw: OpaquePointer
         fileprivate let library: UnsafeMutablePointer<cdbus>
@@ -86,21 +84,15 @@ final class DBusConnection {
     convenience init(continuing beginning: Beginning, application: Application) {
         self.init(beginning.raw, library: beginning.library, application: application)
         // The hello is the first message on the connection, as the bus requires.
-        guard
-            let hello = methodCall(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "Hello")
-        else {
+        let hello = methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "Hello")
+        guard let hello else {
             close()
             return
         }
         call(hello, timeout: .seconds(25)) { [weak self] reply in
-            guard let self else { return }
-            guard let name = reply?.arguments.first?.stringValue else {
-                self.disconnected()
-                return
-            }
-            self.uniqueName = name
+            if let name = reply?.arguments.first?.stringValue { self?.uniqueName = name } else { self?.disconnected() }
         }
     }
 
