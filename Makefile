@@ -11,13 +11,14 @@ SCREENSHOTS ?= .build/screenshots
 # emoji so every character the demo and the tests show has a glyph; libthai (loaded at run time)
 # breaks Thai lines between words; desktop-file-utils checks the installed desktop entry;
 # accessibility: libdbus-1 (opened at run time when a bus is there), and for its tests a session
-# bus, at-spi2-core's bus launcher and registry, pyatspi, xdotool and Orca.
+# bus, at-spi2-core's bus launcher and registry, pyatspi, xdotool and Orca; python3-gi runs the
+# test settings portal (scripts/test-portal.py) the appearance tests read the desktop's from.
 PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev \
 	libcairo2-dev libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev xvfb \
 	x11-xserver-utils xcompmgr openbox desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic \
 	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
 	libicu72 fonts-lao fonts-khmeros fonts-sil-padauk \
-	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca libxcursor1 \
+	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi python3-gi xdotool orca libxcursor1 \
 	x11-xkb-utils
 # libxcursor1 (loaded at run time) reads the user's cursor theme; x11-xkb-utils (setxkbmap)
 # switches keyboard layouts in the shortcut tests.

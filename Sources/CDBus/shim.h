@@ -5,11 +5,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* libdbus-1, opened with dlopen when a program first looks for the accessibility bus: linking
-   it would load it into every program, and most never meet a screen reader. The declarations
-   below are libdbus-1.so.3's stable ABI (dbus/dbus-message.h, dbus-errors.h, dbus-shared.h),
-   written out so that building X11UI needs no D-Bus headers. Only non-variadic functions are
-   used; messages are built and read with iterators. */
+/* libdbus-1, opened with dlopen when a program starts with a session bus (to read the desktop's
+   appearance from its portal) or finds an accessibility bus: linked, it would load into every
+   program, also those started without a bus. The declarations below are libdbus-1.so.3's
+   stable ABI (dbus/dbus-message.h, dbus-errors.h, dbus-shared.h), written out so that building
+   X11UI needs no D-Bus headers. Only non-variadic functions are used; messages are built and
+   read with iterators. */
 
 typedef uint32_t cdbus_bool_t;
 typedef struct DBusConnection DBusConnection;
@@ -113,6 +114,7 @@ struct cdbus {
     cdbus_bool_t (*message_iter_close_container)(cdbus_iter *, cdbus_iter *);
     char *(*message_iter_get_signature)(cdbus_iter *);
     void (*free)(void *);
+    cdbus_bool_t (*connection_read_write)(DBusConnection *, int);
 };
 
 /* Opens libdbus-1 and finds its functions; returns 0 (and leaves nothing open) when the
@@ -141,6 +143,7 @@ static inline int cdbus_load(struct cdbus *d) {
         (void **)&d->message_iter_get_basic, (void **)&d->message_iter_next, (void **)&d->message_iter_recurse,
         (void **)&d->message_iter_append_basic, (void **)&d->message_iter_open_container,
         (void **)&d->message_iter_close_container, (void **)&d->message_iter_get_signature, (void **)&d->free,
+        (void **)&d->connection_read_write,
     };
     const char *names[] = {
         "dbus_error_init", "dbus_error_free", "dbus_connection_open_private",
@@ -162,6 +165,7 @@ static inline int cdbus_load(struct cdbus *d) {
         "dbus_message_iter_get_basic", "dbus_message_iter_next", "dbus_message_iter_recurse",
         "dbus_message_iter_append_basic", "dbus_message_iter_open_container",
         "dbus_message_iter_close_container", "dbus_message_iter_get_signature", "dbus_free",
+        "dbus_connection_read_write",
     };
     _Static_assert(sizeof fields / sizeof fields[0] == sizeof names / sizeof names[0], "one name per field");
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {

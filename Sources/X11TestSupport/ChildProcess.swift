@@ -19,6 +19,8 @@ public final class ChildProcess: @unchecked Sendable {
     public let stdoutFD: Int32
     /// The read end of the stderr pipe (when `.pipe`).
     public let stderrFD: Int32
+    /// This end of the child's standard input (when made with `standardInput`), else -1.
+    public let stdinFD: Int32
 
     public struct SpawnError: Error, CustomStringConvertible {
         public let description: String
@@ -26,13 +28,24 @@ public final class ChildProcess: @unchecked Sendable {
 
     public init(
         _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdout: Output = .null,
-        stderr: Output = .null
+        stderr: Output = .null, standardInput: Bool = false
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var readEnds: [Int32] = [-1, -1]
         var writeEnds: [Int32] = []
+        // Standard input, when asked for: a socket this object writes (`write(_:)`; a socket,
+        // not a pipe, so that writing after the child is gone is an error, not SIGPIPE).
+        var input: [Int32] = [-1, -1]
+        if standardInput {
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &input) == 0 else {
+                throw SpawnError(description: "socketpair failed")
+            }
+            _ = fcntl(input[1], F_SETFD, FD_CLOEXEC)
+            posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+            posix_spawn_file_actions_addclose(&actions, input[0])
+        }
         for (index, output) in [stdout, stderr].enumerated() {
             let target = Int32(index + 1)
             switch output {
@@ -69,13 +82,16 @@ public final class ChildProcess: @unchecked Sendable {
         var child: pid_t = 0
         let result = posix_spawn(&child, path, &actions, &attributes, argv, env)
         for fd in writeEnds { close(fd) }
+        if input[0] >= 0 { close(input[0]) }
         guard result == 0 else {
             readEnds.filter { $0 >= 0 }.forEach { close($0) }
+            if input[1] >= 0 { close(input[1]) }
             throw SpawnError(description: "cannot run \(path): \(String(cString: strerror(result)))")
         }
         pid = child
         stdoutFD = readEnds[0]
         stderrFD = readEnds[1]
+        stdinFD = input[1]
         LiveChildren.shared.add(child)
     }
 
@@ -103,6 +119,23 @@ public final class ChildProcess: @unchecked Sendable {
         stop()
         if stdoutFD >= 0 { close(stdoutFD) }
         if stderrFD >= 0 { close(stderrFD) }
+        if stdinFD >= 0 { close(stdinFD) }
+    }
+
+    /// Writes to the child's standard input (made with `standardInput`); false when it cannot.
+    @discardableResult
+    public func write(_ text: String) -> Bool {
+        guard stdinFD >= 0 else { return false }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes {
+                send(stdinFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count <= 0 { return false }
+            written += count
+        }
+        return true
     }
 
     /// Whether the child still runs (reaps it when it has exited).

@@ -11,12 +11,13 @@ public final class InProcessDisplay {
     /// The desktop's settings manager, when `xsettings` started one.
     public let settingsManager: XSettingsManager?
 
-    /// Starts the server; `resources` (X resources, such as `"Xft.dpi: 192\n"`) are set, and a
+    /// Starts the server; `resources` (X resources, such as `"Xft.dpi: 192\n"`) are set, a
     /// settings manager with `xsettings` (`["Xft/DPI": 192 * 1024]`) started, before the
-    /// application connects.
+    /// application connects; `sessionBus` is the session bus it reads the desktop's appearance
+    /// on (a `TestSessionBus`'s address), none when nil.
     public init(
         width: Int = 1280, height: Int = 800, serverArguments: [String] = [], resources: String? = nil,
-        xsettings: [String: XSettingsManager.Value]? = nil
+        xsettings: [String: XSettingsManager.Value]? = nil, sessionBus: String? = nil
     ) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
         probe = try ServerProbe(display: server.display)
@@ -30,6 +31,12 @@ public final class InProcessDisplay {
         setenv("XCURSOR_PATH", TestCursorTheme.directory, 1)
         unsetenv("XCURSOR_THEME")
         unsetenv("XCURSOR_SIZE")
+        // Nor the user's session bus, whose desktop may be dark: only the one a test gives.
+        if let sessionBus {
+            setenv("DBUS_SESSION_BUS_ADDRESS", sessionBus, 1)
+        } else {
+            unsetenv("DBUS_SESSION_BUS_ADDRESS")
+        }
         app = try Application(displayName: server.display)
         app.quitsWhenLastWindowCloses = false
     }

@@ -13,14 +13,15 @@ enum AccessibilityBus {
             found(address)
             return
         }
-        if let session = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !session.isEmpty,
-            let bus = DBusConnection(address: session, application: application),
+        // The application's session-bus connection, kept for its life (it reads the desktop's
+        // appearance on it too), asks: no second connection.
+        if let bus = application.sessionBus,
             let call = bus.methodCall(
                 destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress")
         {
-            bus.call(call, timeout: .seconds(3)) { reply in
+            bus.call(call, timeout: .seconds(3)) { [weak application] reply in
                 let address = reply?.arguments.first?.stringValue
-                bus.close()
+                guard let application else { return }
                 found(address.flatMap { $0.isEmpty ? nil : $0 } ?? rootWindowAddress(application))
             }
             return

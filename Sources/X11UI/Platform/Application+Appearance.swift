@@ -37,6 +37,37 @@ extension Application {
         updateAppearance()
     }
 
+    /// Begins connecting to the session bus (`DBUS_SESSION_BUS_ADDRESS`), without waiting for
+    /// it: nil without one.
+    static func beginSessionBus() -> DBusConnection.Beginning? {
+        guard let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else { return nil }
+        return DBusConnection.begin(connectingTo: address)
+    }
+
+    /// Goes on connecting to the session bus and reads the desktop's appearance from its
+    /// settings portal, without waiting for either: the rest goes on while the program builds
+    /// and shows its windows.
+    func startSessionBus(_ beginning: DBusConnection.Beginning) {
+        let bus = DBusConnection(continuing: beginning, application: self)
+        guard !bus.isClosed else { return }
+        bus.onDisconnect = { [weak self] in
+            self?.desktopPortal = nil
+            self?.sessionBus = nil
+        }
+        sessionBus = bus
+        desktopPortal = DesktopPortal(application: self, bus: bus)
+        bus.pump()
+    }
+
+    /// Moves the session bus on without waiting while the portal's first readings are still
+    /// to come at start (until the first window is on screen): called before a window is made
+    /// and before it is painted, so that a portal that answered meanwhile has the window made
+    /// and painted in the desktop's appearance. The run loop does the rest.
+    func catchUpWithDesktop() {
+        guard deferredStartupPending, let desktopPortal, desktopPortal.isReading else { return }
+        sessionBus?.pump()
+    }
+
     /// Takes the merged appearance; when it changed, every window X11UI paints takes its new
     /// background pixel and repaints (its views told first), and the program is told.
     private func updateAppearance() {

@@ -64,6 +64,10 @@ public final class Application {
     var desktop = DesktopSession()
     /// The AT-SPI2 provider, once an accessibility bus was found (see Accessibility/).
     var accessibility: AccessibilityBridge?
+    /// The session bus, for the application's life when there is one (Application+Appearance).
+    var sessionBus: DBusConnection?
+    /// The reader of the desktop's appearance settings on it.
+    var desktopPortal: DesktopPortal?
     /// The desktop's appearance, the program's choice and the one in force (Application+Appearance.swift).
     var appearanceState = AppearanceState()
     /// What the desktop's settings manager says (XSETTINGS), as far as it says it; nil values
@@ -89,7 +93,16 @@ public final class Application {
     /// - Throws: `X11UIError.noDisplay`, `.cannotOpenDisplay(name:)` or
     ///   `.displayNotAnswering(name:timeout:)`, naming the display.
     public convenience init(displayName: String? = nil, connectTimeout: Duration? = nil) throws(X11UIError) {
-        self.init(connection: try DisplayConnection(name: displayName, timeout: connectTimeout))
+        // The session bus first (without waiting): it answers while the X server does.
+        let sessionBus = Self.beginSessionBus()
+        let connection: DisplayConnection
+        do {
+            connection = try DisplayConnection(name: displayName, timeout: connectTimeout)
+        } catch {
+            sessionBus?.abandon()
+            throw error
+        }
+        self.init(connection: connection, sessionBus: sessionBus)
         desktop.startup = StartupNotification.takeFromEnvironment()
     }
 
@@ -100,10 +113,10 @@ public final class Application {
     ///
     /// - Parameter display: the host's `Display*`.
     public convenience init(display: OpaquePointer) {
-        self.init(connection: DisplayConnection(display: display, owns: false))
+        self.init(connection: DisplayConnection(display: display, owns: false), sessionBus: Self.beginSessionBus())
     }
 
-    private init(connection: DisplayConnection) {
+    private init(connection: DisplayConnection, sessionBus: DBusConnection.Beginning?) {
         self.connection = connection
         translator = EventTranslator(
             extensions: { [connection] in connection.queriedExtensions }, display: connection.display)
@@ -118,6 +131,7 @@ public final class Application {
             desktopSettingsDidChange($0)
         }
         applyResources()
+        if let sessionBus { startSessionBus(sessionBus) }
         AccessibilityBridge.startWhenRunning(self)
     }
 
@@ -164,6 +178,7 @@ public final class Application {
         selections.tearDown()
         xsettings?.stop()
         accessibility?.close()
+        sessionBus?.close()
         for window in openWindows { window.close() }
         for case let window as Window in targets.values { window.close() }
         cursorStore?.releaseAll()

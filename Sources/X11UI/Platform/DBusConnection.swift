@@ -23,12 +23,15 @@ final class DBusConnection {
     private let library: UnsafeMutablePointer<cdbus>
     private let raw: OpaquePointer
     private unowned let application: Application
-    /// The connection's unique name on the bus (":1.42").
-    let uniqueName: String
+    /// The connection's unique name on the bus (":1.42"); empty until the bus said it.
+    private(set) var uniqueName = ""
     /// Receives method calls and signals; returns whether it handled the message.
     var onMessage: ((DBusMessage) -> Bool)?
     /// Called once when the bus goes away.
     var onDisconnect: (() -> Void)?
+    /// Called after each batch of incoming messages was handed out (replies and signals read
+    /// together are then acted on together).
+    var onDispatched: (() -> Void)?
 
     private var watches: [OpaquePointer: RunLoopSource] = [:]
     private var timeouts: [OpaquePointer: EventTimer] = [:]
@@ -36,13 +39,72 @@ final class DBusConnection {
     private var timeoutGenerations: [OpaquePointer: Int] = [:]
     private var nextGeneration = 0
     /// Handlers of the replies to calls sent with `call(_:timeout:reply:)`, by serial.
-    private var pendingReplies: [UInt32: (handler: (DBusMessage?) -> Void, timer: EventTimer)] = [:]
+    private var pendingReplies: [UInt32: (handler: (DBusMessage?, String?) -> Void, timer: EventTimer)] = [:]
     private var dispatchTimer: EventTimer?
     private(set) var isClosed = false
 
     /// Connects to the bus at `address` and says hello (one round trip); nil when that fails.
-    init?(address: String, application: Application) {
-        guard let library = DBusLibrary.shared else { return nil }
+    convenience init?(address: String, application: Application) {
+        guard let library = DBusLibrary.shared, let connection = Self.open(address, library) else { return nil }
+        let d = library.pointee
+        var error = cdbus_error()
+        d.error_init(&error)
+        defer { d.error_free(&error) }
+        guard d.bus_register(connection, &error) != 0, let name = d.bus_get_unique_name(connection) else {
+            d.connection_close(connection)
+            d.connection_unref(connection)
+            return nil
+        }
+        self.init(connection, library: library, application: application)
+        uniqueName = String(cString: name)
+    }
+
+    /// A connection begun before the application that drives it exists (its socket connected,
+    /// the first line of its authentication written), taken by `init(continuing:application:)`.
+    struct Beginning {
+        fileprivate let raw: OpaquePointer
+        fileprivate let library: UnsafeMutablePointer<cdbus>
+
+        func abandon() {
+            library.pointee.connection_close(raw)
+            library.pointee.connection_unref(raw)
+        }
+    }
+
+    /// Begins connecting to the bus at `address` without waiting for it; nil when there is no
+    /// libdbus-1 or nothing listens at `address`.
+    static func begin(connectingTo address: String) -> Beginning? {
+        guard let library = DBusLibrary.shared, let connection = open(address, library) else { return nil }
+        _ = library.pointee.connection_read_write(connection, 0)
+        return Beginning(raw: connection, library: library)
+    }
+
+    /// Goes on connecting without waiting: the authentication and the hello go on through the
+    /// run loop (or `pump()`), with every message sent meanwhile queued behind them.
+    convenience init(continuing beginning: Beginning, application: Application) {
+        self.init(beginning.raw, library: beginning.library, application: application)
+        // The hello is the first message on the connection, as the bus requires.
+        let hello = methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "Hello")
+        guard let hello else {
+            close()
+            return
+        }
+        call(hello, timeout: .seconds(25)) { [weak self] reply in
+            if let name = reply?.arguments.first?.stringValue { self?.uniqueName = name } else { self?.disconnected() }
+        }
+    }
+
+    private init(_ connection: OpaquePointer, library: UnsafeMutablePointer<cdbus>, application: Application) {
+        self.library = library
+        self.raw = connection
+        self.application = application
+        installCallbacks()
+    }
+
+    /// A private connection to `address` (a socket connect, no round trip), or nil.
+    private static func open(_ address: String, _ library: UnsafeMutablePointer<cdbus>) -> OpaquePointer? {
         let d = library.pointee
         var error = cdbus_error()
         d.error_init(&error)
@@ -50,16 +112,7 @@ final class DBusConnection {
         guard let connection = address.withCString({ d.connection_open_private($0, &error) }) else { return nil }
         // A library never exits: libdbus would call _exit() when the bus goes away.
         d.connection_set_exit_on_disconnect(connection, 0)
-        guard d.bus_register(connection, &error) != 0, let name = d.bus_get_unique_name(connection) else {
-            d.connection_close(connection)
-            d.connection_unref(connection)
-            return nil
-        }
-        self.library = library
-        self.raw = connection
-        self.application = application
-        uniqueName = String(cString: name)
-        installCallbacks()
+        return connection
     }
 
     private var connection: OpaquePointer { raw }
@@ -142,20 +195,55 @@ final class DBusConnection {
     /// Sends a method call; `reply` gets its reply, or nil for an error reply or none within
     /// `timeout`. Nothing blocks: the reply arrives through the run loop.
     func call(_ message: DBusMessage, timeout: Duration = .seconds(5), reply: @escaping (DBusMessage?) -> Void) {
+        call(message, timeout: timeout) { (answer: DBusMessage?, _: String?) in reply(answer) }
+    }
+
+    /// Sends a method call; `reply` gets its reply, or nil and the error's name for an error
+    /// reply, or nil and nil for none within `timeout`.
+    func call(
+        _ message: DBusMessage, timeout: Duration = .seconds(5),
+        reply: @escaping (_ reply: DBusMessage?, _ errorName: String?) -> Void
+    ) {
         var serial: UInt32 = 0
         guard !isClosed, library.pointee.connection_send(connection, message.raw, &serial) != 0 else {
-            reply(nil)
+            reply(nil, nil)
             return
         }
         let timer = application.schedule(after: timeout) { [weak self] in
-            self?.pendingReplies.removeValue(forKey: serial)?.handler(nil)
+            self?.pendingReplies.removeValue(forKey: serial)?.handler(nil, nil)
         }
         pendingReplies[serial] = (reply, timer)
     }
 
-    /// Asks the bus to route signals matching `rule` here (a round trip).
-    func addMatch(_ rule: String) {
+    /// Reads and writes what the socket allows at once, without waiting, and dispatches what
+    /// came: for start-up, to move the connection on before the run loop first polls it. Each
+    /// step of libdbus reads or writes once (the authentication is a few lines each way), so a
+    /// few are taken: those with nothing to do cost a `poll` that returns at once.
+    func pump(steps: Int = 4) {
+        for _ in 0..<steps where !isClosed {
+            guard library.pointee.connection_read_write(connection, 0) != 0 else { break }
+        }
+        dispatch()
+    }
+
+    /// Whether data waits on the socket (for tests: nothing is read).
+    var hasDataToRead: Bool {
+        watches.values.contains { source in
+            var descriptor = pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, 0) > 0
+        }
+    }
+
+    /// Asks the bus to route signals matching `rule` here: a round trip, or none when `waits`
+    /// is false (the bus takes messages in order, so the rule is in place before any call sent
+    /// after it reaches its destination: a signal sent after that call's answer is not missed).
+    func addMatch(_ rule: String, waits: Bool = true) {
+        guard !isClosed else { return }
         let d = library.pointee
+        guard waits else {
+            d.bus_add_match(connection, rule, nil)
+            return
+        }
         var error = cdbus_error()
         d.error_init(&error)
         defer { d.error_free(&error) }
@@ -169,6 +257,7 @@ final class DBusConnection {
         let d = library.pointee
         while !isClosed, d.connection_dispatch(connection) == Int32(CDBUS_DISPATCH_DATA_REMAINS) {}
         if !isClosed, d.connection_get_is_connected(connection) == 0 { disconnected() }
+        onDispatched?()
     }
 
     private func scheduleDispatch() {
@@ -236,7 +325,11 @@ final class DBusConnection {
         if message.type == Int32(CDBUS_MESSAGE_TYPE_METHOD_RETURN) || message.type == Int32(CDBUS_MESSAGE_TYPE_ERROR) {
             guard let pending = pendingReplies.removeValue(forKey: message.replySerial) else { return false }
             pending.timer.cancel()
-            pending.handler(message.type == Int32(CDBUS_MESSAGE_TYPE_ERROR) ? nil : message)
+            if message.type == Int32(CDBUS_MESSAGE_TYPE_ERROR) {
+                pending.handler(nil, message.errorName ?? "")
+            } else {
+                pending.handler(message, nil)
+            }
             return true
         }
         return onMessage?(message) ?? false

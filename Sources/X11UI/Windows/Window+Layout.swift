@@ -65,6 +65,9 @@ extension Window {
     /// mapped, copies it out.
     func updateIfNeeded() {
         guard let application, let native, let size else { return }
+        // At start, the desktop's appearance if its portal answered by now (and again below,
+        // after the layout, which measures the text for the first time and takes a while).
+        application.catchUpWithDesktop()
         layoutIfNeeded()
         guard drawsContent else { return }
         let width = Int32(size.width.rounded(.up))
@@ -77,6 +80,7 @@ extension Window {
             buffer = newBuffer
             dirty = bounds
         }
+        application.catchUpWithDesktop()
         guard let buffer, !dirty.isEmpty else { return }
         let area = dirty.integral.intersection(bounds)
         dirty = .zero

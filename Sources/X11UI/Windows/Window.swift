@@ -257,6 +257,9 @@ open class Window: EventTarget {
     }
 
     private func create(in application: Application) {
+        // The desktop's appearance, if its portal answered since the application started: the
+        // window's X background (what the map shows) is then the desktop's.
+        application.catchUpWithDesktop()
         let connection = application.connection
         guard connection.isUsable else { return }
         if size == nil {

@@ -1,0 +1,97 @@
+import Testing
+
+@testable import X11UI
+
+/// The freedesktop appearance settings decoded from what a settings portal says, without a
+/// bus: each key's values, the wrappings of `ReadOne` (one variant), `Read` (two) and the
+/// signal, and values of the wrong type, which change nothing and are reported.
+@MainActor
+@Suite struct PortalAppearanceTests {
+    @Test func colorSchemeOneIsDarkAndEveryOtherValueLight() {
+        var settings = PortalAppearanceSettings()
+        #expect(settings.take("color-scheme", .variant(.uint32(1))) == nil)
+        #expect(settings.appearance == .dark)
+        #expect(settings.take("color-scheme", .variant(.uint32(2))) == nil, "prefer light")
+        #expect(settings.appearance == .light)
+        _ = settings.take("color-scheme", .uint32(1))
+        #expect(settings.take("color-scheme", .uint32(0)) == nil, "no preference")
+        #expect(settings.appearance == .light)
+        // An unknown value is no preference, as the interface says; and it is reported.
+        _ = settings.take("color-scheme", .uint32(1))
+        #expect(settings.take("color-scheme", .uint32(7)) != nil)
+        #expect(settings.appearance == .light)
+    }
+
+    @Test func contrastOneIsHigh() {
+        var settings = PortalAppearanceSettings()
+        #expect(settings.take("contrast", .variant(.uint32(1))) == nil)
+        #expect(settings.appearance == .highContrast)
+        _ = settings.take("color-scheme", .uint32(1))
+        #expect(settings.appearance == .highContrastDark)
+        #expect(settings.take("contrast", .uint32(0)) == nil)
+        #expect(settings.appearance == .dark)
+        #expect(settings.take("contrast", .uint32(2)) != nil, "an unknown contrast is reported")
+        #expect(settings.appearance == .dark, "and is normal contrast")
+    }
+
+    @Test func theAccentIsAnSRGBTripleInRange() {
+        var settings = PortalAppearanceSettings()
+        let triple = DBusValue.structure([.double(0.2), .double(0.4), .double(0.8)])
+        #expect(settings.take("accent-color", .variant(triple)) == nil)
+        #expect(settings.accent == Color(red: 0.2, green: 0.4, blue: 0.8))
+        #expect(settings.appearance.accent == Color(red: 0.2, green: 0.4, blue: 0.8))
+        // Out of range, or not a number: no accent set, which is no error.
+        for outside in [-0.1, 1.5, .nan, .infinity] {
+            _ = settings.take("accent-color", triple)
+            #expect(settings.take("accent-color", .structure([.double(0.2), .double(outside), .double(0.8)])) == nil)
+            #expect(settings.accent == nil, "\(outside)")
+        }
+        // The edges are in range.
+        #expect(settings.take("accent-color", .structure([.double(0), .double(1), .double(0)])) == nil)
+        #expect(settings.accent == Color(red: 0, green: 1, blue: 0))
+    }
+
+    /// `Read` (a portal of version 1, and xdg-desktop-portal's deprecated method) answers a
+    /// variant inside a variant.
+    @Test func valuesInsideSeveralVariantsAreUnwrapped() {
+        var settings = PortalAppearanceSettings()
+        #expect(settings.take("color-scheme", .variant(.variant(.uint32(1)))) == nil)
+        #expect(settings.prefersDark)
+        let triple = DBusValue.structure([.double(1), .double(0.5), .double(0)])
+        #expect(settings.take("accent-color", .variant(.variant(triple))) == nil)
+        #expect(settings.accent == Color(red: 1, green: 0.5, blue: 0))
+    }
+
+    @Test func aValueOfTheWrongTypeChangesNothingAndSaysWhatItWas() {
+        var settings = PortalAppearanceSettings()
+        _ = settings.take("color-scheme", .uint32(1))
+        _ = settings.take("contrast", .uint32(1))
+        let accent = DBusValue.structure([.double(0.2), .double(0.4), .double(0.8)])
+        _ = settings.take("accent-color", accent)
+        let before = settings
+        let wrong: [(String, DBusValue)] = [
+            ("color-scheme", .variant(.string("dark"))),
+            ("color-scheme", .int32(1)),  // i, not u
+            ("color-scheme", .bool(true)),
+            ("contrast", .double(1)),
+            ("contrast", .structure([.uint32(1)])),
+            ("accent-color", .structure([.int32(0), .int32(0), .int32(255)])),
+            ("accent-color", .structure([.double(0.1), .double(0.2)])),
+            ("accent-color", .array(element: "d", [.double(0.1), .double(0.2), .double(0.3)])),
+            ("accent-color", .string("#3584e4")),
+        ]
+        for (key, value) in wrong {
+            let problem = settings.take(key, value)
+            #expect(problem?.contains("not \"") == true, "\(key) \(value): \(problem ?? "accepted")")
+            #expect(settings == before, "\(key) \(value) changed the settings")
+        }
+        #expect(settings.take("color-scheme", .string("dark")) == "with the type \"s\", not \"u\"")
+    }
+
+    @Test func otherKeysAreIgnored() {
+        var settings = PortalAppearanceSettings()
+        #expect(settings.take("reduced-motion", .uint32(1)) == nil)
+        #expect(settings.take("whatever", .string("x")) == nil)
+        #expect(settings == PortalAppearanceSettings())
+    }
+}

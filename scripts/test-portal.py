@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""A freedesktop settings portal for tests: owns org.freedesktop.portal.Desktop on the session
+bus named by DBUS_SESSION_BUS_ADDRESS (a private one the test started) and serves
+org.freedesktop.portal.Settings at /org/freedesktop/portal/desktop, as xdg-desktop-portal does:
+ReadOne, Read (its value inside one more variant, as the real portal answers), ReadAll, the
+`version` property and SettingChanged.
+
+    test-portal.py [--version 1|2] [--silent | --hold] [NAMESPACE KEY VALUE]...
+
+VALUE is GVariant text ("uint32 1", "(0.2, 0.4, 0.8)", "'dark'" for a value of the wrong
+type). --version 1 is a portal without ReadOne (a call of it is an UnknownMethod error);
+--silent takes every call and never answers; --hold answers the calls only when told
+("release"). Prints "READY" once it owns the name, and "CALL <method> <key>" for each call.
+Commands on standard input, one a line, each answered "DONE <command>":
+
+    set NAMESPACE KEY VALUE    sets the value and emits SettingChanged
+    emit NAMESPACE KEY VALUE   emits SettingChanged only
+    release                    answers the calls held so far (--hold)
+    quit
+
+Uses Debian's python3-gi (Gio); no other module.
+"""
+
+import sys
+
+from gi.repository import Gio, GLib
+
+SERVICE = "org.freedesktop.portal.Desktop"
+PATH = "/org/freedesktop/portal/desktop"
+INTERFACE = "org.freedesktop.portal.Settings"
+NOT_FOUND = "org.freedesktop.portal.Error.NotFound"
+
+
+def interface_xml(version):
+    read_one = (
+        """<method name="ReadOne"><arg type="s" direction="in"/><arg type="s" direction="in"/>
+           <arg type="v" direction="out"/></method>"""
+        if version >= 2
+        else ""
+    )
+    return f"""<node><interface name="{INTERFACE}">
+      <method name="ReadAll"><arg type="as" direction="in"/><arg type="a{{sa{{sv}}}}" direction="out"/></method>
+      <method name="Read"><arg type="s" direction="in"/><arg type="s" direction="in"/>
+        <arg type="v" direction="out"/></method>
+      {read_one}
+      <signal name="SettingChanged"><arg type="s"/><arg type="s"/><arg type="v"/></signal>
+      <property name="version" type="u" access="read"/>
+    </interface></node>"""
+
+
+def say(line):
+    print(line, flush=True)
+
+
+def main():
+    arguments = sys.argv[1:]
+    version, silent, hold = 2, False, False
+    settings = {}
+    while arguments:
+        option = arguments.pop(0)
+        if option == "--version":
+            version = int(arguments.pop(0))
+        elif option == "--silent":
+            silent = True
+        elif option == "--hold":
+            hold = True
+        else:
+            namespace, key, value = option, arguments.pop(0), arguments.pop(0)
+            settings.setdefault(namespace, {})[key] = GLib.Variant.parse(None, value, None, None)
+
+    address = GLib.getenv("DBUS_SESSION_BUS_ADDRESS")
+    bus = Gio.DBusConnection.new_for_address_sync(
+        address,
+        Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+        None,
+        None,
+    )
+    info = Gio.DBusNodeInfo.new_for_xml(interface_xml(version)).interfaces[0]
+    held = []  # the calls a silent portal never answers, and a holding one answers when told
+
+    def method_call(connection, sender, path, interface, method, parameters, invocation):
+        values = parameters.unpack()
+        say(f"CALL {method} {values[1] if len(values) > 1 else ','.join(values[0])}")
+        if silent or hold:
+            held.append((method, values, invocation))
+            return
+        answer(method, values, invocation)
+
+    def answer(method, values, invocation):
+        if method == "ReadAll":
+            wanted = values[0]
+            chosen = {
+                namespace: keys
+                for namespace, keys in settings.items()
+                if not wanted or "" in wanted or namespace in wanted
+            }
+            invocation.return_value(GLib.Variant("(a{sa{sv}})", (chosen,)))
+            return
+        namespace, key = values
+        value = settings.get(namespace, {}).get(key)
+        if value is None:
+            invocation.return_dbus_error(NOT_FOUND, "Requested setting not found")
+        elif method == "Read":
+            invocation.return_value(GLib.Variant("(v)", (GLib.Variant("v", value),)))
+        else:
+            invocation.return_value(GLib.Variant("(v)", (value,)))
+
+    def get_property(connection, sender, path, interface, name):
+        return GLib.Variant("u", version)
+
+    bus.register_object(PATH, info, method_call, get_property, None)
+
+    loop = GLib.MainLoop()
+
+    def emit(namespace, key, value):
+        bus.emit_signal(None, PATH, INTERFACE, "SettingChanged", GLib.Variant("(ssv)", (namespace, key, value)))
+        bus.flush_sync(None)
+
+    def command(channel, condition):
+        line = channel.readline()
+        if not line or line.strip() == "quit":
+            loop.quit()
+            return False
+        words = line.split(None, 3)
+        if words == ["release"] and not silent:
+            for call in held:
+                answer(*call)
+            held.clear()
+            bus.flush_sync(None)
+            say(f"DONE {line.strip()}")
+        elif len(words) == 4 and words[0] in ("set", "emit"):
+            value = GLib.Variant.parse(None, words[3].strip(), None, None)
+            if words[0] == "set":
+                settings.setdefault(words[1], {})[words[2]] = value
+            emit(words[1], words[2], value)
+            say(f"DONE {line.strip()}")
+        return True
+
+    def acquired(connection, name):
+        say("READY")
+
+    def lost(connection, name):
+        say("LOST")
+        loop.quit()
+
+    Gio.bus_own_name_on_connection(bus, SERVICE, Gio.BusNameOwnerFlags.DO_NOT_QUEUE, acquired, lost)
+    GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.IO_IN | GLib.IO_HUP, command)
+    loop.run()
+
+
+if __name__ == "__main__":
+    main()
