@@ -111,13 +111,21 @@ $(STATIC_CXX)/libstdc++.so:
 # cairo) with its tooltip drawn at start, measured the same way in the same run.
 FLOOR_PEER := cc -O2 -o .build/floor-peer scripts/floor-peer.c $$(pkg-config --cflags --libs x11 xext xft cairo-xlib) -lm
 
+# Memory and first paint are also measured in a desktop's font set (Noto Sans CJK unpacked
+# under .build by scripts/desktop-fonts.sh, nothing installed) and in a plain
+# `swift build -c release` of the demo (.build/plain), what a program depending on X11UI gets.
+BENCH_FONT_SETS = --desktop-fonts $(CURDIR)/.build/desktop-fonts/fonts.conf \
+	--plain-demo .build/plain/release/tooltip-demo
+
 bench: deps $(STATIC_CXX)/libstdc++.so
 	$(call install,gcc g++)
 	mkdir -p .build
 	$(FLOOR_PEER)
+	scripts/desktop-fonts.sh .build/desktop-fonts >/dev/null
+	$(SWIFT) build -c release --product tooltip-demo --scratch-path .build/plain
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
 	$(SWIFT) build $(RELEASE) --product tooltip-bench
-	.build/release/tooltip-bench --peer-floor .build/floor-peer
+	.build/release/tooltip-bench --peer-floor .build/floor-peer $(BENCH_FONT_SETS)
 
 # The order of the code run at start (see RELEASE), from the release demo run under callgrind.
 startup-order: deps $(STATIC_CXX)/libstdc++.so
@@ -135,7 +143,9 @@ bench-gtk: deps $(STATIC_CXX)/libstdc++.so
 	cc -O2 -o .build/gtk-peer scripts/gtk-peer.c $$(pkg-config --cflags --libs gtk+-3.0)
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
 	$(SWIFT) build $(RELEASE) --product tooltip-bench
-	.build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer
+	scripts/desktop-fonts.sh .build/desktop-fonts >/dev/null
+	$(SWIFT) build -c release --product tooltip-demo --scratch-path .build/plain
+	.build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer $(BENCH_FONT_SETS)
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are

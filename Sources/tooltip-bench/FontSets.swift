@@ -1,0 +1,67 @@
+import Foundation
+import X11TestSupport
+
+/// Memory and first paint in the fonts users have and the builds they get, in one run: the CI
+/// font set (what `make deps` installs) and a desktop set (the same with Noto Sans CJK, through
+/// a fontconfig configuration of the bench's own, `scripts/desktop-fonts.sh`), each for the
+/// installed build (`make release`'s flags) and a plain `swift build -c release`, what a program
+/// depending on X11UI gets by default.
+@MainActor
+struct FontSetMemory {
+    let bench: Bench
+    /// The sample scene and the whole demo, in the installed build.
+    let sample: Subject
+    let demo: Subject
+    /// `FONTCONFIG_FILE` of the desktop set.
+    let desktopFonts: String
+    /// The plain build's `tooltip-demo`, if built.
+    let plainDemo: String?
+    let floor: Subject?
+    let shows: Int
+    let startupRuns: Int
+
+    func run() throws {
+        let sets: [(name: String, environment: [String: String])] = [
+            ("ci_fonts", [:]), ("desktop_fonts", ["FONTCONFIG_FILE": desktopFonts]),
+        ]
+        var builds: [(name: String, path: String?)] = [("installed", nil)]
+        if let plainDemo { builds.append(("plain_build", plainDemo)) }
+        for set in sets {
+            for build in builds {
+                let label = "\(set.name).\(build.name)"
+                let sample = sample.variant(
+                    name: "x11ui_sample.\(label)", path: build.path, environment: set.environment)
+                let demo = demo.variant(name: "x11ui.\(label)", path: build.path, environment: set.environment)
+                try measure(sample: sample, demo: demo)
+            }
+            // First paint in this font set, beside the floor's in the same set.
+            var subjects = [sample.variant(name: "x11ui_sample.\(set.name)", environment: set.environment)]
+            if let floor { subjects.insert(floor.variant(name: "floor.\(set.name)", environment: set.environment), at: 0) }
+            try bench.startup(subjects, runs: startupRuns)
+            if let floor = bench.figures["floor.\(set.name).startup_painted_median"]?.value,
+                let ours = bench.figures["x11ui_sample.\(set.name).startup_painted_median"]?.value, floor > 0
+            {
+                bench.report("x11ui_sample.\(set.name).startup_painted_ratio_to_floor", ours / floor, "x")
+            }
+        }
+    }
+
+    /// The sample scene after start and with its tooltip; the whole demo after start and after
+    /// `shows` click tooltips shown and hidden.
+    private func measure(sample: Subject, demo: Subject) throws {
+        let scene = try bench.start(sample)
+        bench.report("\(sample.name).rss_after_start", Double(ProcStats(pid: scene.pid).rssKB) / 1024, "MB")
+        let comparison = Comparison(
+            bench: bench, subjects: [], floor: nil, startupRuns: 0, remote: false, serverNumber: bench.server.number)
+        if let rss = comparison.rssWithToolTip(sample, pid: scene.pid) {
+            bench.report("\(sample.name).rss_with_tooltip", rss, "MB")
+        }
+        scene.stop()
+        let whole = try bench.start(demo)
+        let stats = ProcStats(pid: whole.pid)
+        bench.report("\(demo.name).rss_after_start", Double(stats.rssKB) / 1024, "MB")
+        _ = bench.cycles(demo, count: shows)
+        bench.report("\(demo.name).rss_after_\(shows)_shows", Double(stats.rssKB) / 1024, "MB")
+        whole.stop()
+    }
+}
