@@ -17,9 +17,10 @@ PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontc
 	x11-xserver-utils xcompmgr openbox desktop-file-utils fonts-dejavu-core fonts-nanum fonts-ipafont-gothic \
 	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
 	libicu72 fonts-lao fonts-khmeros fonts-sil-padauk \
-	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca
+	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi xdotool orca fonts-urw-base35
 # ICU (libicu72, loaded at run time) breaks Lao, Khmer and Myanmar lines between words, as
 # libthai does Thai; fonts-lao, fonts-khmeros and fonts-sil-padauk give those scripts glyphs.
+# fonts-urw-base35 gives the tests CFF (OpenType) fonts, which X11UI reads from a map of the file.
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
