@@ -82,7 +82,7 @@ lint:
 # Release builds link the Swift standard library statically: the demo's resident memory then
 # holds the parts of the runtime it uses rather than all of libswiftCore.so (17.2 -> 14.4 MB for
 # the sample scene), and the dynamic loader has eight fewer libraries to map and relocate. The
-# C++ runtime the Swift runtime needs is linked statically too (1.2 MB less): .build/static-cxx
+# C++ runtime the Swift runtime needs is linked statically too (1.2 MB less): scripts/static-cxx
 # holds a linker script named libstdc++.so that points the linker at libstdc++.a. The executable's
 # 25,000 relative relocations are packed (DT_RELR, `-z pack-relative-relocs`: 605 KB of
 # .rela.dyn that the dynamic loader read at every start become 5 KB; 0.65 MB less resident).
@@ -98,15 +98,12 @@ lint:
 # gives public functions a section each, and a section shared by several moves with the first
 # of them listed; the standard library's non-generic code is one 1.6 MB section, which stays
 # 1.3 MB resident.)
-STATIC_CXX := $(CURDIR)/.build/static-cxx
-RELEASE := -c release --static-swift-stdlib -Xlinker -L$(STATIC_CXX) \
-	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/startup-order.txt -Xlinker --no-warn-symbol-ordering \
-	-Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker --no-export-dynamic
-
-$(STATIC_CXX)/libstdc++.so:
-	mkdir -p $(STATIC_CXX)
-	echo 'INPUT(libstdc++.a)' > $@
+#
+# scripts/release-flags.sh prints these flags (paths absolute), for this Makefile and for a
+# program depending on X11UI: `swift build -c release $(../X11UI/scripts/release-flags.sh)`.
+# The linker script is scripts/static-cxx/libstdc++.so.
+STATIC_CXX := $(CURDIR)/scripts/static-cxx
+RELEASE := -c release $(shell scripts/release-flags.sh)
 
 # The floor beside X11UI: scripts/floor-peer.c, a C client on the same libraries (Xlib, Xft,
 # cairo) with its tooltip drawn at start, measured the same way in the same run.
@@ -190,7 +187,7 @@ desktopfile = $(DESTDIR)$(PREFIX)/share/applications/tooltip-demo.desktop
 
 .build/install/release/tooltip-demo: Package.swift $(shell find Sources -type f)
 	@$(MAKE) --no-print-directory deps
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/install --product tooltip-demo
+	$(SWIFT) build $(RELEASE) --scratch-path .build/install --product tooltip-demo
 
 release: .build/install/release/tooltip-demo
 
