@@ -19,11 +19,12 @@ PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontc
 	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
 	libicu72 fonts-lao fonts-khmeros fonts-sil-padauk \
 	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi python3-gi xdotool orca libxcursor1 \
-	x11-xkb-utils
+	x11-xkb-utils fonts-urw-base35
 # libxcursor1 (loaded at run time) reads the user's cursor theme; x11-xkb-utils (setxkbmap)
 # switches keyboard layouts in the shortcut tests.
 # ICU (libicu72, loaded at run time) breaks Lao, Khmer and Myanmar lines between words, as
 # libthai does Thai; fonts-lao, fonts-khmeros and fonts-sil-padauk give those scripts glyphs.
+# fonts-urw-base35 gives the tests CFF (OpenType) fonts, which X11UI reads from a map of the file.
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -85,7 +86,7 @@ lint:
 # Release builds link the Swift standard library statically: the demo's resident memory then
 # holds the parts of the runtime it uses rather than all of libswiftCore.so (17.2 -> 14.4 MB for
 # the sample scene), and the dynamic loader has eight fewer libraries to map and relocate. The
-# C++ runtime the Swift runtime needs is linked statically too (1.2 MB less): .build/static-cxx
+# C++ runtime the Swift runtime needs is linked statically too (1.2 MB less): scripts/static-cxx
 # holds a linker script named libstdc++.so that points the linker at libstdc++.a. The executable's
 # 25,000 relative relocations are packed (DT_RELR, `-z pack-relative-relocs`: 605 KB of
 # .rela.dyn that the dynamic loader read at every start become 5 KB; 0.65 MB less resident).
@@ -101,27 +102,32 @@ lint:
 # gives public functions a section each, and a section shared by several moves with the first
 # of them listed; the standard library's non-generic code is one 1.6 MB section, which stays
 # 1.3 MB resident.)
-STATIC_CXX := $(CURDIR)/.build/static-cxx
-RELEASE := -c release --static-swift-stdlib -Xlinker -L$(STATIC_CXX) \
-	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/startup-order.txt -Xlinker --no-warn-symbol-ordering \
-	-Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker --no-export-dynamic
-
-$(STATIC_CXX)/libstdc++.so:
-	mkdir -p $(STATIC_CXX)
-	echo 'INPUT(libstdc++.a)' > $@
+#
+# scripts/release-flags.sh prints these flags (paths absolute), for this Makefile and for a
+# program depending on X11UI: `swift build -c release $(../X11UI/scripts/release-flags.sh)`.
+# The linker script is scripts/static-cxx/libstdc++.so.
+STATIC_CXX := $(CURDIR)/scripts/static-cxx
+RELEASE := -c release $(shell scripts/release-flags.sh)
 
 # The floor beside X11UI: scripts/floor-peer.c, a C client on the same libraries (Xlib, Xft,
 # cairo) with its tooltip drawn at start, measured the same way in the same run.
 FLOOR_PEER := cc -O2 -o .build/floor-peer scripts/floor-peer.c $$(pkg-config --cflags --libs x11 xext xft cairo-xlib) -lm
 
+# Memory and first paint are also measured in a desktop's font set (Noto Sans CJK unpacked
+# under .build by scripts/desktop-fonts.sh, nothing installed) and in a plain
+# `swift build -c release` of the demo (.build/plain), what a program depending on X11UI gets.
+BENCH_FONT_SETS = --desktop-fonts $(CURDIR)/.build/desktop-fonts/fonts.conf \
+	--plain-demo .build/plain/release/tooltip-demo
+
 bench: deps $(STATIC_CXX)/libstdc++.so
 	$(call install,gcc g++)
 	mkdir -p .build
 	$(FLOOR_PEER)
+	scripts/desktop-fonts.sh .build/desktop-fonts >/dev/null
+	$(SWIFT) build -c release --product tooltip-demo --scratch-path .build/plain
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
 	$(SWIFT) build $(RELEASE) --product tooltip-bench
-	.build/release/tooltip-bench --peer-floor .build/floor-peer
+	.build/release/tooltip-bench --peer-floor .build/floor-peer $(BENCH_FONT_SETS)
 
 # The order of the code run at start (see RELEASE), from the release demo run under callgrind.
 startup-order: deps $(STATIC_CXX)/libstdc++.so
@@ -139,7 +145,9 @@ bench-gtk: deps $(STATIC_CXX)/libstdc++.so
 	cc -O2 -o .build/gtk-peer scripts/gtk-peer.c $$(pkg-config --cflags --libs gtk+-3.0)
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
 	$(SWIFT) build $(RELEASE) --product tooltip-bench
-	.build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer
+	scripts/desktop-fonts.sh .build/desktop-fonts >/dev/null
+	$(SWIFT) build -c release --product tooltip-demo --scratch-path .build/plain
+	.build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer $(BENCH_FONT_SETS)
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are
@@ -183,7 +191,7 @@ desktopfile = $(DESTDIR)$(PREFIX)/share/applications/tooltip-demo.desktop
 
 .build/install/release/tooltip-demo: Package.swift $(shell find Sources -type f)
 	@$(MAKE) --no-print-directory deps
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/install --product tooltip-demo
+	$(SWIFT) build $(RELEASE) --scratch-path .build/install --product tooltip-demo
 
 release: .build/install/release/tooltip-demo
 

@@ -21,6 +21,8 @@ final class Subject {
     let gapPoint: (Int, Int)?
     /// How long a hover tooltip stays after the pointer leaves its source (ms).
     let grace: Double
+    /// Set in the program's environment beside `DISPLAY` (a font set's `FONTCONFIG_FILE`).
+    var environment: [String: String] = [:]
 
     init(
         name: String, path: String, arguments: [String] = [], windowTitle: String, hoverPoint: (Int, Int),
@@ -44,7 +46,19 @@ final class Subject {
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display
         env.removeValue(forKey: "X11UI_INSPECT")
+        env.merge(environment) { $1 }
         return try ChildProcess(path, arguments, environment: env)
+    }
+
+    /// The same program under another name, another executable (another build of it) and
+    /// more environment.
+    func variant(name: String, path: String? = nil, environment more: [String: String]) -> Subject {
+        let copy = Subject(
+            name: name, path: path ?? self.path, arguments: arguments, windowTitle: windowTitle,
+            hoverPoint: hoverPoint, clickPoint: clickPoint, restPoint: restPoint, paintedPixel: paintedPixel,
+            awayPoint: awayPoint, gapPoint: gapPoint, grace: grace)
+        copy.environment = environment.merging(more) { $1 }
+        return copy
     }
 }
 

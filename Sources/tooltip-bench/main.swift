@@ -21,6 +21,12 @@ struct Options {
     /// With `--only`: the in-process figures to measure (`motion`, `text`, `shaped`); nil: all.
     var inProcessParts: Set<String>?
     var onlyComparison = false
+    /// `FONTCONFIG_FILE` of the desktop font set (`scripts/desktop-fonts.sh`): memory and first
+    /// paint are measured in both sets.
+    var desktopFonts: String?
+    /// A plain `swift build -c release` build of `tooltip-demo`, measured beside the installed one.
+    var plainDemo: String?
+    var onlyFontSets = false
 }
 
 func fail(_ message: String) -> Never {
@@ -53,11 +59,15 @@ while let argument = arguments.popFirst() {
         options.onlyInProcess = true
         options.inProcessParts = parts
     case "--comparison-only": options.onlyComparison = true
+    case "--desktop-fonts": options.desktopFonts = arguments.popFirst()
+    case "--plain-demo": options.plainDemo = arguments.popFirst()
+    case "--font-sets-only": options.onlyFontSets = true
     case "--startup-runs": options.startupRuns = Int(arguments.popFirst() ?? "") ?? options.startupRuns
     default:
         fail(
             "usage: tooltip-bench [--quick] [--trials N] [--cycles N] [--no-remote] [--peer-floor PATH] [--peer-gtk PATH]"
-                + " [--in-process-only] [--only motion,text,shaped]"
+                + " [--in-process-only] [--only motion,text,shaped] [--comparison-only]"
+                + " [--desktop-fonts FONTCONFIG_FILE [--plain-demo PATH] [--font-sets-only]]"
         )
     }
 }
@@ -167,19 +177,30 @@ func machineDescription() -> String {
         paintedPixel: (sampleHover.midX, sampleHover.midY, 0x34c759),
         awayPoint: (sampleHover.midX, sampleHover.y - 2), gapPoint: (sampleHover.midX, sampleHover.maxY + 1))
 
+    let floor = options.peerFloor.map { path in
+        Subject(
+            name: "floor", path: path, windowTitle: "peer-floor", hoverPoint: (100, 40), clickPoint: nil,
+            restPoint: (600, 400), paintedPixel: (20, 20, 0x34c759),
+            awayPoint: (100, 5))  // out of its label's top; its tooltip hangs below
+    }
+    if let desktopFonts = options.desktopFonts {
+        if let plain = options.plainDemo, !FileManager.default.isExecutableFile(atPath: plain) {
+            fail("\(plain) is missing: swift build -c release --product tooltip-demo (make bench builds it)")
+        }
+        try FontSetMemory(
+            bench: bench, sample: sample, demo: demo, desktopFonts: desktopFonts, plainDemo: options.plainDemo,
+            floor: floor, shows: options.shows, startupRuns: options.startupRuns
+        ).run()
+        if options.onlyFontSets { return }
+    }
+
     if !options.onlyComparison {
         try measureDemo(demo, bench: bench)
     }
 
     // The floor, X11UI's sample scene and GTK 3, measured the same way in the same run.
     var subjects: [Subject] = []
-    if let path = options.peerFloor {
-        subjects.append(
-            Subject(
-                name: "floor", path: path, windowTitle: "peer-floor", hoverPoint: (100, 40), clickPoint: nil,
-                restPoint: (600, 400), paintedPixel: (20, 20, 0x34c759),
-                awayPoint: (100, 5)))  // out of its label's top; its tooltip hangs below
-    }
+    if let floor { subjects.append(floor) }
     subjects.append(sample)
     if let path = options.peerGTK {
         let gtk = Subject(

@@ -1,13 +1,11 @@
 internal import CX11
-internal import Glibc
 
-/// One font file opened with FreeType through a read stream, and the Xft font drawn from it.
+/// One font of a file opened with FreeType by X11UI (`SharedFace`), and the Xft font drawn
+/// from it.
 ///
-/// Xft on its own opens font files with `mmap`, and FreeType's scattered reads then fault in
-/// far more of the file than it uses: a Korean fallback face (NanumGothic) cost 2.2 MB of
-/// resident memory that way. Reading through `pread` keeps only the tables FreeType loads
-/// (a few hundred kB). The face is handed to Xft with fontconfig's `ftface` pattern element;
-/// Xft then never closes it, so this object does, after the Xft font.
+/// The face is handed to Xft with fontconfig's `ftface` pattern element; Xft then never
+/// closes it, so this object does, after the Xft font. How the file is read (a `pread` stream
+/// or a map of the file, by its outline format) is `SharedFace`'s choice.
 ///
 /// The sizes opened from one file share its FreeType face (`SharedFace`): body text, captions
 /// and bold titles are two files at four sizes, and each face costs its tables and the
@@ -116,6 +114,7 @@ final class FontFace {
                 }
                 if let font = XftFontOpenPattern(connection.display, match) {
                     if !replaced, let coverage { FcCharSetDestroy(coverage) }
+                    GlyphTable.releaseEmptyPages(of: font, glyphs: Int(shared.face.pointee.num_glyphs) + 1)
                     return FontFace(
                         font: font, connection: connection, shared: shared, size: size,
                         coverage: replaced ? coverage : nil)
@@ -137,111 +136,5 @@ final class FontFace {
             return nil
         }
         return FontFace(font: font, connection: connection, shared: nil, size: nil)
-    }
-}
-
-/// A font file's FreeType face, opened through a `pread` stream and shared by the fonts opened
-/// from it at any size (see `FontFace`).
-final class SharedFace {
-    let face: FT_Face
-    private let stream: UnsafeMutablePointer<FT_StreamRec>
-    /// Kept alive while the face is: FT_Done_FreeType would free the face with it.
-    private let library: FreeTypeLibrary
-    let file: String
-    let index: Int32
-
-    fileprivate init(
-        face: FT_Face, stream: UnsafeMutablePointer<FT_StreamRec>, library: FreeTypeLibrary, file: String, index: Int32
-    ) {
-        self.face = face
-        self.stream = stream
-        self.library = library
-        self.file = file
-        self.index = index
-    }
-
-    deinit {
-        FT_Done_Face(face)  // closes the stream's file, and frees the sizes left
-        stream.deallocate()
-    }
-
-    /// Opens a file's face through a `pread` stream.
-    fileprivate static func open(
-        file path: UnsafeMutablePointer<FcChar8>, index: Int32, library: FT_Library
-    ) -> (FT_Face, UnsafeMutablePointer<FT_StreamRec>)? {
-        let fd = path.withMemoryRebound(to: CChar.self, capacity: 1) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        let size = lseek(fd, 0, SEEK_END)
-        guard size > 0 else {
-            close(fd)
-            return nil
-        }
-        let stream = UnsafeMutablePointer<FT_StreamRec>.allocate(capacity: 1)
-        stream.initialize(to: FT_StreamRec())
-        stream.pointee.descriptor.value = Int(fd)
-        stream.pointee.size = UInt(size)
-        stream.pointee.read = { stream, offset, buffer, count in
-            guard let stream else { return 0 }
-            // A zero count is a seek: 0 means success.
-            if count == 0 { return offset <= stream.pointee.size ? 0 : 1 }
-            let read = pread(Int32(stream.pointee.descriptor.value), buffer, Int(count), off_t(offset))
-            return read < 0 ? 0 : UInt(read)
-        }
-        stream.pointee.close = { stream in
-            guard let stream else { return }
-            close(Int32(stream.pointee.descriptor.value))
-        }
-        var arguments = FT_Open_Args()
-        arguments.flags = FT_UInt(FT_OPEN_STREAM)
-        arguments.stream = stream
-        var face: FT_Face?
-        guard FT_Open_Face(library, &arguments, FT_Long(index), &face) == 0, let face else {
-            // FreeType closed the stream (and so the file) on failure.
-            stream.deallocate()
-            return nil
-        }
-        return (face, stream)
-    }
-}
-
-/// A FreeType library instance, freed when the last face opened with it is, and the faces open
-/// on it, one per font file and face index.
-final class FreeTypeLibrary {
-    let library: FT_Library
-    /// The faces open, to share; an entry whose face closed (its last font did) is dropped
-    /// when the next face is asked for.
-    private var faces: [Weak] = []
-
-    private struct Weak {
-        weak var face: SharedFace?
-    }
-
-    init?() {
-        var library: FT_Library?
-        guard FT_Init_FreeType(&library) == 0, let library else { return nil }
-        self.library = library
-    }
-
-    deinit { FT_Done_FreeType(library) }
-
-    /// The face of a matched font's file, opened on first use; nil when the match names no
-    /// file or FreeType cannot open it, and for a font with a transformation matrix (Xft sets
-    /// the matrix on the face itself, so such a font gets a face of its own).
-    func face(for match: OpaquePointer) -> SharedFace? {
-        var file: UnsafeMutablePointer<FcChar8>?
-        var index: Int32 = 0
-        guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return nil }
-        _ = FcPatternGetInteger(match, "index", 0, &index)
-        var matrix: UnsafeMutablePointer<FcMatrix>?
-        let shares = FcPatternGetMatrix(match, "matrix", 0, &matrix) != FcResultMatch
-        let name = file.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
-        faces.removeAll { $0.face == nil }
-        if shares, let open = faces.first(where: { $0.face?.index == index && $0.face?.file == name })?.face {
-            return open
-        }
-        guard let (face, stream) = SharedFace.open(file: file, index: index, library: library) else { return nil }
-        let shared = SharedFace(face: face, stream: stream, library: self, file: name, index: index)
-        if shares { faces.append(Weak(face: shared)) }
-        return shared
     }
 }

@@ -1,0 +1,22 @@
+#!/bin/sh
+# release-flags.sh: the flags, after `swift build -c release`, that X11UI's installed and
+# benchmarked programs are linked with (the Makefile's RELEASE); a program depending on X11UI
+# gets the same memory and start-up with them (README, "Depending on X11UI"):
+#
+#     swift build -c release $(../X11UI/scripts/release-flags.sh)
+#
+# - the Swift standard library linked statically (--static-swift-stdlib): its resident code is
+#   the parts the program runs, not all of libswiftCore.so;
+# - the C++ runtime and libgcc statically too: static-cxx/libstdc++.so here is a linker script
+#   that points -lstdc++ at libstdc++.a;
+# - the toolchain's lld, which packs the relative relocations (DT_RELR) and places the code run
+#   at start together, in the order of startup-order.txt (`make startup-order` records it);
+# - no symbols exported from the executable.
+#
+# Paths are absolute, so the flags work from any folder. lld ignores names in the order that a
+# program does not have.
+here=$(cd "$(dirname "$0")" && pwd)
+echo "--static-swift-stdlib -Xlinker -L$here/static-cxx" \
+	"-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs" \
+	"-Xlinker --symbol-ordering-file=$here/startup-order.txt -Xlinker --no-warn-symbol-ordering" \
+	"-Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker --no-export-dynamic"
