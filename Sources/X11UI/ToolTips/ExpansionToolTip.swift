@@ -34,11 +34,22 @@ struct ExpansionToolTip {
 protocol ExpandingText: View {
     /// The label whose text is cut now, when it is and expansion tooltips are allowed.
     var cutLabel: Label? { get }
-    /// The view's expansion tooltip (made when first asked for).
-    var expansionToolTip: ToolTipInteraction { get }
+    /// Whether the view offers its full text when it is cut.
+    var allowsExpansionToolTips: Bool { get }
+    /// The view's expansion tooltip, once made (``expansionToolTip``).
+    var expansion: ToolTipInteraction? { get set }
 }
 
 extension ExpandingText {
+    /// The view's expansion tooltip (made when first asked for).
+    var expansionToolTip: ToolTipInteraction {
+        if let expansion { return expansion }
+        let made = ToolTipInteraction(expanding: self)
+        made.isEnabled = allowsExpansionToolTips
+        expansion = made
+        return made
+    }
+
     /// The expansion tooltip's configuration at `point`: the full text of the cut label,
     /// placed over it, with the view's own hover tooltip at that point below it; nil when the
     /// text is not cut.

@@ -50,7 +50,7 @@ open class Button: View {
     public var allowsExpansionToolTips = true {
         didSet { expansion?.isEnabled = allowsExpansionToolTips }
     }
-    private var expansion: ToolTipInteraction?
+    var expansion: ToolTipInteraction?
 
     /// Whether the pointer is over the button (and it is enabled).
     public var isHovered: Bool { isPointerInside && isEnabledInHierarchy }
@@ -261,12 +261,4 @@ open class Button: View {
 
 extension Button: ExpandingText {
     var cutLabel: Label? { allowsExpansionToolTips && expansionTitle.isTruncated ? expansionTitle : nil }
-
-    var expansionToolTip: ToolTipInteraction {
-        if let expansion { return expansion }
-        let made = ToolTipInteraction(expanding: self)
-        made.isEnabled = allowsExpansionToolTips
-        expansion = made
-        return made
-    }
 }

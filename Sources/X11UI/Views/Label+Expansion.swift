@@ -2,14 +2,6 @@
 extension Label: ExpandingText {
     var cutLabel: Label? { allowsExpansionToolTips && isTruncated ? self : nil }
 
-    var expansionToolTip: ToolTipInteraction {
-        if let expansion { return expansion }
-        let made = ToolTipInteraction(expanding: self)
-        made.isEnabled = allowsExpansionToolTips
-        expansion = made
-        return made
-    }
-
     /// Where the first line's text starts (its left end, or its right end for a right-to-left
     /// line), at its baseline, in a label of `size`: the point at which an expansion tooltip's
     /// full text lines up with the cut text.
