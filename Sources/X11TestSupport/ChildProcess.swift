@@ -21,6 +21,9 @@ public final class ChildProcess: @unchecked Sendable {
     public let stderrFD: Int32
     /// This end of the child's standard input (when made with `standardInput`), else -1.
     public let stdinFD: Int32
+    /// Whether the child leads a process group of its own, which `stop` ends whole (a
+    /// `dbus-run-session` and what it started, say).
+    public let leadsProcessGroup: Bool
 
     public struct SpawnError: Error, CustomStringConvertible {
         public let description: String
@@ -28,8 +31,9 @@ public final class ChildProcess: @unchecked Sendable {
 
     public init(
         _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdout: Output = .null,
-        stderr: Output = .null, standardInput: Bool = false
+        stderr: Output = .null, standardInput: Bool = false, ownProcessGroup: Bool = false
     ) throws {
+        leadsProcessGroup = ownProcessGroup
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -73,7 +77,12 @@ public final class ChildProcess: @unchecked Sendable {
         sigemptyset(&defaults)
         for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -171,12 +180,15 @@ public final class ChildProcess: @unchecked Sendable {
         return exitStatus
     }
 
-    /// SIGTERM (or SIGKILL when `abruptly`), then SIGKILL if the child lingers.
+    /// SIGTERM (or SIGKILL when `abruptly`), then SIGKILL if the child lingers; to its whole
+    /// process group when it leads one.
     public func stop(abruptly: Bool = false) {
+        let target = leadsProcessGroup ? -pid : pid
+        defer { if leadsProcessGroup { kill(target, SIGKILL) } }  // what it started, gone too
         guard isRunning else { return }
-        kill(pid, abruptly ? SIGKILL : SIGTERM)
+        kill(target, abruptly ? SIGKILL : SIGTERM)
         if wait(timeout: 3) == nil {
-            kill(pid, SIGKILL)
+            kill(target, SIGKILL)
             wait(timeout: 3)
         }
     }

@@ -503,9 +503,12 @@ struct AccessibilityTests {
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
             ["--", "/usr/bin/python3", script] + walk + [ProgramProcess.executablePath("tooltip-demo")],
-            environment: environment, stdout: .file(output), stderr: .null)
+            environment: environment, stdout: .file(output), stderr: .null, ownProcessGroup: true)
+        defer { probe.stop() }  // the probe's Orca, bus and program go with it
         guard probe.wait(timeout: 240) != nil else {
-            probe.stop(abruptly: true)
+            // What the probe heard until then says which step never came.
+            let heard = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            Issue.record("the Orca probe heard, before it was stopped:\n\(heard.suffix(4000))")
             return nil
         }
         return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
