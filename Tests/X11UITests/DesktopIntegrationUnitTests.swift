@@ -103,7 +103,7 @@ import Testing
     private func file(_ bytes: [UInt8]) -> String {
         var template = Array("/tmp/x11ui-image-XXXXXX.png".utf8CString)
         let fd = mkstemps(&template, 4)
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         return path
