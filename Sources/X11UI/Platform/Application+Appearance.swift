@@ -68,6 +68,13 @@ extension Application {
         sessionBus?.pump()
     }
 
+    /// Whether the appearance in force may still change with the portal's first readings: the
+    /// desktop's is followed and they are awaited. A window made meanwhile waits for its first
+    /// frame before it takes a background (`Window.takeBackgroundPixel()`).
+    var isReadingDesktopAppearance: Bool {
+        appearanceState.preferred == nil && desktopPortal?.isReading == true
+    }
+
     /// Takes the merged appearance; when it changed, every window X11UI paints takes its new
     /// background pixel and repaints (its views told first), and the program is told.
     private func updateAppearance() {
