@@ -9,14 +9,17 @@ public final class TestSessionBus: @unchecked Sendable {
     private let daemon: ChildProcess
     private let configuration: String
 
-    public init() throws {
+    /// Starts the bus, listening on a socket of its own in the temporary directory, or at
+    /// `socketPath` (`$XDG_RUNTIME_DIR/bus`, where a user session's bus listens).
+    public init(socketPath: String? = nil) throws {
         configuration = NSTemporaryDirectory() + "x11ui-bus-\(UUID().uuidString).conf"
+        let listen = socketPath.map { "unix:path=\($0)" } ?? "unix:tmpdir=\(NSTemporaryDirectory())"
         let text = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
-              <listen>unix:tmpdir=\(NSTemporaryDirectory())</listen>
+              <listen>\(listen)</listen>
               <auth>EXTERNAL</auth>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
