@@ -110,4 +110,51 @@ struct FirstFrameTests {
         print(summary)
         #expect(starts.allSatisfy { $0.first != Self.light && $0.light == 0 }, "\(summary)")
     }
+
+    /// The size the demo's window was created with, and had when it mapped, under a settings
+    /// manager saying `dpi` (none when nil).
+    static func windowSizes(dpi: Int32?) throws -> (created: Int, mapped: Int, resized: Bool) {
+        let server = try XvfbServer(width: 1280, height: 800)
+        defer { server.stop() }
+        let manager = try dpi.map {
+            try XSettingsManager(display: server.display, settings: ["Xft/DPI": .integer($0 * 1024)])
+        }
+        defer { manager?.stop() }
+        let display = try #require(XOpenDisplay(server.display))
+        defer { XCloseDisplay(display) }
+        XSelectInput(display, XDefaultRootWindow(display), SubstructureNotifyMask)
+        XSync(display, 0)
+        let program = try ProgramProcess("tooltip-demo", arguments: ["--scene", "sample"], display: server.display)
+        defer { program.stop() }
+        var created: (window: UInt, width: Int)?
+        var resized = false
+        let started = Date()
+        while Date().timeIntervalSince(started) < 20 {
+            guard XPending(display) > 0 else {
+                usleep(200)
+                continue
+            }
+            var event = XEvent()
+            XNextEvent(display, &event)
+            if event.type == CreateNotify, event.xcreatewindow.override_redirect == 0, created == nil {
+                created = (event.xcreatewindow.window, Int(event.xcreatewindow.width))
+            } else if event.type == ConfigureNotify, event.xconfigure.window == created?.window {
+                resized = resized || Int(event.xconfigure.width) != created?.width
+            } else if event.type == MapNotify, event.xmap.window == created?.window, let created {
+                var attributes = XWindowAttributes()
+                XGetWindowAttributes(display, created.window, &attributes)
+                return (created.width, Int(attributes.width), resized)
+            }
+        }
+        throw XvfbServer.StartError(description: "the demo's window never mapped")
+    }
+
+    /// The manager is read before the first window is made: the window is created at 192 dpi's
+    /// size (twice 96 dpi's), and maps at it, never resized on the way.
+    @Test func underAManagerAt192DPITheWindowIsMadeAtThatScale() throws {
+        let plain = try Self.windowSizes(dpi: nil)
+        let scaled = try Self.windowSizes(dpi: 192)
+        #expect(scaled.created == 2 * plain.created, "\(scaled), \(plain) at 96 dpi")
+        #expect(scaled.mapped == scaled.created && !scaled.resized, "\(scaled)")
+    }
 }
