@@ -93,7 +93,8 @@ final class DesktopPortal {
         if message.isSignal, message.member == "NameOwnerChanged", message.interface == "org.freedesktop.DBus" {
             let arguments = message.arguments
             guard arguments.count == 3, arguments[0].stringValue == Self.service else { return false }
-            if let owner = arguments[2].stringValue, !owner.isEmpty { portalDidStart() }
+            // A portal the first readings started (a bus starts one on demand) answers them.
+            if let owner = arguments[2].stringValue, !owner.isEmpty, !isReading { portalDidStart() }
             return false  // others on the connection may follow the name too
         }
         guard message.isSignal, message.member == "SettingChanged", message.interface == Self.interface,
