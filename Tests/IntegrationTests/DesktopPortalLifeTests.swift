@@ -59,6 +59,36 @@ struct DesktopPortalLifeTests {
         #expect(session.program.standardError.isEmpty, "\(session.program.standardError)")
     }
 
+    /// A portal the bus starts on demand (as xdg-desktop-portal is started by the first call
+    /// to its name): the first readings start it and it answers them; its name's new owner
+    /// does not make them asked again.
+    @Test func aPortalTheBusStartsOnDemandIsReadOnce() throws {
+        let services = NSTemporaryDirectory() + "x11ui-services-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: services) }
+        let log = services + "/portal.log"
+        let service = """
+            [D-BUS Service]
+            Name=org.freedesktop.portal.Desktop
+            Exec=/usr/bin/python3 \(TestPortal.script) --activated \(log) \(TestPortal.appearance) color-scheme "uint32 1"
+
+            """
+        try service.write(
+            toFile: services + "/org.freedesktop.portal.Desktop.service", atomically: true, encoding: .utf8)
+        let bus = try TestSessionBus(serviceDirectory: services)
+        let session = try Self.demo(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(wait(timeout: 20) { DesktopPortalTests.corner(session) == Self.dark }, "the started portal answered")
+        let calls = {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter {
+                $0.hasPrefix("CALL")
+            }
+        }
+        #expect(wait(timeout: 5) { calls().count >= 3 })
+        let once = holds(for: 0.5) { calls().count == 3 }
+        #expect(once, "read once: \(calls())")
+        #expect(session.program.standardError.isEmpty, "\(session.program.standardError)")
+    }
+
     /// A colour scheme and a contrast the interface does not define yet are no preference, and
     /// nothing is wrong with them: no warning, however often they come.
     @Test func unknownValuesAreNoPreferenceAndNoWarning() throws {
