@@ -100,6 +100,9 @@ struct FirstFrameTests {
         return "\(name): \(flashes.count) of \(starts.count) starts showed the light background"
             + (durations.isEmpty ? "" : " (\(durations.map { String(format: "%.1f", $0) }.joined(separator: ", ")) ms)")
             + "; dark after " + starts.map { String(format: "%.0f", $0.untilDark) }.joined(separator: ", ") + " ms"
+            + "; first seen: "
+            + Dictionary(grouping: starts, by: \.first).map { "\(String($0.key, radix: 16)) ×\($0.value.count)" }
+            .sorted().joined(separator: ", ")
     }
 
     @Test(arguments: [(["--scene", "sample"], false), (["--scene", "sample"], true), ([], false)])
