@@ -5,12 +5,14 @@ org.freedesktop.portal.Settings at /org/freedesktop/portal/desktop, as xdg-deskt
 ReadOne, Read (its value inside one more variant, as the real portal answers), ReadAll, the
 `version` property and SettingChanged.
 
-    test-portal.py [--version 1|2] [--silent | --hold] [NAMESPACE KEY VALUE]...
+    test-portal.py [--version 1|2] [--silent | --hold] [--activated LOG] [NAMESPACE KEY VALUE]...
 
 VALUE is GVariant text ("uint32 1", "(0.2, 0.4, 0.8)", "'dark'" for a value of the wrong
 type). --version 1 is a portal without ReadOne (a call of it is an UnknownMethod error);
 --silent takes every call and never answers; --hold answers the calls only when told
 ("release"). Prints "READY" once it owns the name, and "CALL <method> <key>" for each call.
+--activated is a portal the bus starts on demand: it reads no commands and appends what it
+would print to LOG.
 Commands on standard input, one a line, each answered "DONE <command>":
 
     set NAMESPACE KEY VALUE    sets the value and emits SettingChanged
@@ -48,11 +50,19 @@ def interface_xml(version):
     </interface></node>"""
 
 
+log = None
+
+
 def say(line):
-    print(line, flush=True)
+    if log:
+        with open(log, "a") as file:
+            file.write(line + "\n")
+    else:
+        print(line, flush=True)
 
 
 def main():
+    global log
     arguments = sys.argv[1:]
     version, silent, hold = 2, False, False
     settings = {}
@@ -64,6 +74,8 @@ def main():
             silent = True
         elif option == "--hold":
             hold = True
+        elif option == "--activated":
+            log = arguments.pop(0)
         else:
             namespace, key, value = option, arguments.pop(0), arguments.pop(0)
             settings.setdefault(namespace, {})[key] = GLib.Variant.parse(None, value, None, None)
@@ -144,7 +156,8 @@ def main():
         loop.quit()
 
     Gio.bus_own_name_on_connection(bus, SERVICE, Gio.BusNameOwnerFlags.DO_NOT_QUEUE, acquired, lost)
-    GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.IO_IN | GLib.IO_HUP, command)
+    if not log:
+        GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.IO_IN | GLib.IO_HUP, command)
     loop.run()
 
 

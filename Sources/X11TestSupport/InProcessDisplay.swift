@@ -36,6 +36,7 @@ public final class InProcessDisplay {
             setenv("DBUS_SESSION_BUS_ADDRESS", sessionBus, 1)
         } else {
             unsetenv("DBUS_SESSION_BUS_ADDRESS")
+            unsetenv("XDG_RUNTIME_DIR")  // where a user session's bus is found without the address
         }
         app = try Application(displayName: server.display)
         app.quitsWhenLastWindowCloses = false

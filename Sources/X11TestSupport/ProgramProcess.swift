@@ -40,6 +40,7 @@ public final class ProgramProcess: @unchecked Sendable {
         // Programs under test never reach the user's session or accessibility bus; a test that
         // wants one passes its own address in `environment`.
         env["DBUS_SESSION_BUS_ADDRESS"] = nil
+        env["XDG_RUNTIME_DIR"] = nil  // where a user session's bus is found without the address
         env["AT_SPI_BUS_ADDRESS"] = nil
         for (key, value) in environment { env[key] = value }
         process = try ChildProcess(

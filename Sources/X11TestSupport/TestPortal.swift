@@ -9,15 +9,20 @@ public final class TestSessionBus: @unchecked Sendable {
     private let daemon: ChildProcess
     private let configuration: String
 
-    public init() throws {
+    /// Starts the bus, listening on a socket of its own in the temporary directory, or at
+    /// `socketPath` (`$XDG_RUNTIME_DIR/bus`, where a user session's bus listens); it starts
+    /// the services of `serviceDirectory` on demand (none without it).
+    public init(socketPath: String? = nil, serviceDirectory: String? = nil) throws {
         configuration = NSTemporaryDirectory() + "x11ui-bus-\(UUID().uuidString).conf"
+        let listen = socketPath.map { "unix:path=\($0)" } ?? "unix:tmpdir=\(NSTemporaryDirectory())"
         let text = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
-              <listen>unix:tmpdir=\(NSTemporaryDirectory())</listen>
+              <listen>\(listen)</listen>
               <auth>EXTERNAL</auth>
+              \(serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? "")
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
@@ -52,6 +57,9 @@ public final class TestSessionBus: @unchecked Sendable {
 /// starts with the given values, changes them on command and emits `SettingChanged`.
 public final class TestPortal: @unchecked Sendable {
     public static let appearance = "org.freedesktop.appearance"
+    /// `scripts/test-portal.py`.
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/test-portal.py").path
 
     public let bus: TestSessionBus
     private let process: ChildProcess
@@ -66,9 +74,7 @@ public final class TestPortal: @unchecked Sendable {
     ///     (answers when `release()` says).
     public init(_ values: [String: String] = [:], options: [String] = [], bus: TestSessionBus? = nil) throws {
         self.bus = try bus ?? TestSessionBus()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/test-portal.py").path
-        var arguments = [script] + options
+        var arguments = [Self.script] + options
         for (key, value) in values.sorted(by: { $0.key < $1.key }) { arguments += [Self.appearance, key, value] }
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = self.bus.address

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// The appearance in force: the program's choice, else the desktop's, else light.
 ///
 /// Views never read a setting themselves: they draw with named colours (``Color/label``,
@@ -37,11 +39,26 @@ extension Application {
         updateAppearance()
     }
 
-    /// Begins connecting to the session bus (`DBUS_SESSION_BUS_ADDRESS`), without waiting for
-    /// it: nil without one.
+    /// Begins connecting to the session bus (``sessionBusAddress()``), without waiting for it:
+    /// nil without one.
     static func beginSessionBus() -> DBusConnection.Beginning? {
-        guard let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else { return nil }
+        guard let address = sessionBusAddress() else { return nil }
         return DBusConnection.begin(connectingTo: address)
+    }
+
+    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS` when it is set (empty: none), else
+    /// the socket `$XDG_RUNTIME_DIR/bus` where it is one of this user's, as GDBus, sd-bus and
+    /// libdbus find the bus of a systemd user session (or dbus-broker's) that exports no
+    /// variable. One `stat` when the variable is unset; nil without either.
+    static func sessionBusAddress() -> String? {
+        if let address = Environment.value("DBUS_SESSION_BUS_ADDRESS") { return address.isEmpty ? nil : address }
+        guard let directory = Environment.value("XDG_RUNTIME_DIR"), directory.hasPrefix("/") else { return nil }
+        let path = directory + "/bus"
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == getuid() else {
+            return nil
+        }
+        return "unix:path=" + DBusConnection.escapedAddressValue(path)
     }
 
     /// Goes on connecting to the session bus and reads the desktop's appearance from its
@@ -66,6 +83,13 @@ extension Application {
     func catchUpWithDesktop() {
         guard deferredStartupPending, let desktopPortal, desktopPortal.isReading else { return }
         sessionBus?.pump()
+    }
+
+    /// Whether the appearance in force may still change with the portal's first readings: the
+    /// desktop's is followed and they are awaited. A window made meanwhile waits for its first
+    /// frame before it takes a background (`Window.takeBackgroundPixel()`).
+    var isReadingDesktopAppearance: Bool {
+        appearanceState.preferred == nil && desktopPortal?.isReading == true
     }
 
     /// Takes the merged appearance; when it changed, every window X11UI paints takes its new

@@ -293,10 +293,11 @@ public final class Application {
         default:
             if deferredStartupPending, case .expose = event { sawExpose = true }
             // The settings manager's events (on its window, and its MANAGER message on the
-            // root, which a host may want too).
+            // root): a host program that selected them itself gets them too.
             if let xsettings, event.window == connection.root || event.window == xsettings.managerWindow {
-                let onRoot = event.window == connection.root
-                if xsettings.handle(event) { return !onRoot }
+                let hostSelected = xsettings.hostSelects(event.window)
+                if xsettings.handle(event) { return !hostSelected }
+                if case .configure = event, !hostSelected { return true }  // the root's: X11UI's selection
             }
             guard let target = targets[event.window] else { return false }
             return target.handle(event)

@@ -227,3 +227,20 @@ final class DBusMessage {
         }
     }
 }
+
+extension DBusConnection {
+    /// `value` as a value in a D-Bus address (`unix:path=…`): every byte but the letters, the
+    /// digits and `-_/.*` as `%xx` (any byte may be written so, as the specification says).
+    nonisolated static func escapedAddressValue(_ value: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/.*".utf8)
+        var result = ""
+        for byte in value.utf8 {
+            if plain.contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            }
+        }
+        return result
+    }
+}

@@ -41,6 +41,17 @@ final class DesktopPortal {
         bus.addMatch(
             "type='signal',sender='\(Self.service)',path='\(Self.path)',interface='\(Self.interface)',"
                 + "member='SettingChanged',arg0='\(Self.namespace)'", waits: false)
+        bus.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'", waits: false)
+        for key in PortalAppearanceSettings.keys { read(key, method: "ReadOne") }
+    }
+
+    /// A portal that starts (again, or for the first time after the program: the readings at
+    /// start then found no one) is read again, as at start; what a portal that stops said
+    /// stays, as the desktop's settings did not change with it.
+    private func portalDidStart() {
+        told.removeAll()
         for key in PortalAppearanceSettings.keys { read(key, method: "ReadOne") }
     }
 
@@ -76,8 +87,16 @@ final class DesktopPortal {
     /// Whether the first readings are still awaited.
     var isReading: Bool { !unread.isEmpty }
 
-    /// A `SettingChanged` of the appearance namespace (the only one the match lets through).
+    /// A `SettingChanged` of the appearance namespace (the only one the match lets through), or
+    /// the portal's name taken by a new owner.
     private func receive(_ message: DBusMessage) -> Bool {
+        if message.isSignal, message.member == "NameOwnerChanged", message.interface == "org.freedesktop.DBus" {
+            let arguments = message.arguments
+            guard arguments.count == 3, arguments[0].stringValue == Self.service else { return false }
+            // A portal the first readings started (a bus starts one on demand) answers them.
+            if let owner = arguments[2].stringValue, !owner.isEmpty, !isReading { portalDidStart() }
+            return false  // others on the connection may follow the name too
+        }
         guard message.isSignal, message.member == "SettingChanged", message.interface == Self.interface,
             message.path == Self.path
         else { return false }
@@ -137,8 +156,9 @@ struct PortalAppearanceSettings: Equatable {
 
     /// Takes one key's value, inside as many variants as it comes in (`ReadOne` and the signal
     /// give one, `Read` two). Returns what is wrong with it when it is not of the key's type,
-    /// leaving the setting as it was; an unknown value of a known type is no preference, as
-    /// the interface says (and is reported too).
+    /// leaving the setting as it was. An unknown value of a known type (a scheme a later
+    /// version of the interface may add) is no preference, as the interface says, and no
+    /// warning: nothing is wrong with it.
     mutating func take(_ key: String, _ value: DBusValue) -> String? {
         var value = value
         while case .variant(let inner) = value { value = inner }
@@ -146,11 +166,13 @@ struct PortalAppearanceSettings: Equatable {
         case "color-scheme":
             guard case .uint32(let scheme) = value else { return Self.wrongType(value, expected: "u") }
             prefersDark = scheme == 1
-            return scheme <= 2 ? nil : "\(scheme), which is no color scheme"
+            if scheme > 2 { Log.debug("the settings portal's color-scheme \(scheme) is taken as no preference") }
+            return nil
         case "contrast":
             guard case .uint32(let contrast) = value else { return Self.wrongType(value, expected: "u") }
             highContrast = contrast == 1
-            return contrast <= 1 ? nil : "\(contrast), which is no contrast"
+            if contrast > 1 { Log.debug("the settings portal's contrast \(contrast) is taken as no preference") }
+            return nil
         case "accent-color":
             guard case .structure(let fields) = value, fields.count == 3,
                 case .double(let red) = fields[0], case .double(let green) = fields[1],

@@ -37,6 +37,9 @@ final class XSettingsReader {
     /// The event mask a host program had selected on the root window of its display (nil on
     /// X11UI's own display), given back by `stop()`.
     private let hostRootMask: Int?
+    /// The event mask a host program had selected on the manager's window (one that follows
+    /// the manager itself), given back when X11UI stops watching it; nil on X11UI's display.
+    private var hostManagerMask: Int?
     /// What was last reported, so that the same is not reported twice.
     private var reportedMalformed: XSettings.Malformed?
     private var reportedRejections: [XSettings.Rejection] = []
@@ -104,11 +107,24 @@ final class XSettingsReader {
         }
     }
 
-    /// Stops following the manager (the application closes); a host's root mask is given back.
+    /// Whether a host program selected, on `window` (the root or the manager's), the events
+    /// the reader selects there itself, and so is handed those events too; the ones only the
+    /// reader's selection brings are X11UI's (false on X11UI's own display: there is no host).
+    func hostSelects(_ window: UInt) -> Bool {
+        if window == connection.root { return (hostRootMask ?? 0) & StructureNotifyMask != 0 }
+        return window == managerWindow && (hostManagerMask ?? 0) & (PropertyChangeMask | StructureNotifyMask) != 0
+    }
+
+    /// Stops following the manager (the application closes). On a host's display the root
+    /// window loses the one bit X11UI added, StructureNotify, unless the host had it: whatever
+    /// else the host selected there since stays (one round trip, on a host's display only).
     func stop() {
         guard connection.isUsable else { return }
         forgetManager(destroyed: false)
-        if let hostRootMask { XSelectInput(connection.display, connection.root, hostRootMask) }
+        guard let hostRootMask, hostRootMask & StructureNotifyMask == 0 else { return }
+        var attributes = XWindowAttributes()
+        guard XGetWindowAttributes(connection.display, connection.root, &attributes) != 0 else { return }
+        XSelectInput(connection.display, connection.root, attributes.your_event_mask & ~StructureNotifyMask)
     }
 
     // MARK: - Following the manager
@@ -130,7 +146,17 @@ final class XSettingsReader {
     func watch(_ owner: UInt) {
         // On a host's display, errors about the window come to X11UI (not the host's handler).
         connection.adopt(owner)
-        XSelectInput(connection.display, owner, PropertyChangeMask | StructureNotifyMask)
+        var mask = PropertyChangeMask | StructureNotifyMask
+        if !connection.ownsDisplay {
+            // One round trip, on a host's display with a manager only: a host that follows the
+            // manager itself keeps its selection (the window gone: the read below says so).
+            var attributes = XWindowAttributes()
+            hostManagerMask =
+                XGetWindowAttributes(connection.display, owner, &attributes) != 0
+                ? attributes.your_event_mask : 0
+            mask |= hostManagerMask ?? 0
+        }
+        XSelectInput(connection.display, owner, mask)
         managerWindow = owner
         readSettings()
     }
@@ -144,9 +170,10 @@ final class XSettingsReader {
         if destroyed {
             connection.release(managerWindow)
         } else if connection.isUsable {
-            XSelectInput(connection.display, managerWindow, 0)
+            XSelectInput(connection.display, managerWindow, hostManagerMask ?? 0)
         }
         managerWindow = 0
+        hostManagerMask = nil
     }
 
     /// Reads the property (a round trip) and takes what it says.

@@ -6,9 +6,24 @@ extension Window {
     /// with no clear in between (no flicker). A foreign window's owner paints it.
     func appearanceDidChange() {
         guard drawsContent else { return }
-        if let pixel = backgroundPixel { native?.setBackground(pixel: pixel) }
+        takeBackgroundPixel()
         rootView.notifyAppearanceChange()
         invalidate(bounds)
+    }
+
+    /// Gives the X window the background pixel of the window background in force (one
+    /// request).
+    ///
+    /// A window made while the desktop's appearance was still being read (its portal had not
+    /// answered yet) has none until its first frame is copied or the appearance changes:
+    /// the server then paints nothing at the map, so the moment until X11UI's first frame
+    /// shows what was on the screen before (without a compositor) or nothing of the window
+    /// (a compositor draws it from its first damage: the frame), never the light background
+    /// of a desktop that turns out dark. After that the pixel is what the server shows where a
+    /// resize uncovers the window before X11UI paints it.
+    func takeBackgroundPixel() {
+        backgroundIsDeferred = false
+        if let pixel = backgroundPixel { native?.setBackground(pixel: pixel) }
     }
 }
 

@@ -101,13 +101,24 @@ extension Window {
     /// Repaints an exposed area from the back buffer. An uncovered shape arrives as many
     /// rectangles: their bounding box is copied once, after the last of the series. A window
     /// whose background is its buffer needs nothing: the server already painted the area from it.
+    ///
+    /// The first frame of a window made before the desktop's appearance was read is copied
+    /// only if the portal did not answer while it was painted: otherwise the window paints
+    /// again in the portal's appearance in this turn, and that frame is the first one copied.
     func expose(_ rect: Rect, remaining: Int) {
         if bufferIsBackground { return }
         exposed = exposed.union(rect)
-        if remaining == 0 {
-            buffer?.copy(exposed, to: xid)
-            exposed = .zero
+        guard remaining == 0 else { return }
+        if backgroundIsDeferred {
+            application?.catchUpWithDesktop()
+            if !backgroundIsDeferred {  // the appearance changed: repainted and copied whole
+                exposed = .zero
+                return
+            }
         }
+        buffer?.copy(exposed, to: xid)
+        exposed = .zero
+        if backgroundIsDeferred, buffer != nil { takeBackgroundPixel() }  // the first frame is out
     }
 
     /// Records where the window is on the screen; when it moved (a window manager moved it, or

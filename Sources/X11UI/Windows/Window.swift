@@ -34,6 +34,9 @@ open class Window: EventTarget {
     /// exposed areas from it, and X11UI copies only what it paints while the window is mapped.
     /// False for a foreign window (its background is its owner's).
     var bufferIsBackground = false
+    /// Whether the window was made with no background, the desktop's appearance still unread,
+    /// and takes its background pixel once its first frame is copied (Window+Appearance.swift).
+    var backgroundIsDeferred = false
     var dirty = Rect.zero
     var needsLayout = true
     var isMapped = false
@@ -62,7 +65,7 @@ open class Window: EventTarget {
     public var backgroundColor = Color.windowBackground {
         didSet {
             rootView.backgroundColor = backgroundColor
-            if backgroundColor != oldValue, let pixel = backgroundPixel { native?.setBackground(pixel: pixel) }
+            if backgroundColor != oldValue { takeBackgroundPixel() }
         }
     }
 
@@ -292,9 +295,11 @@ open class Window: EventTarget {
 
     /// Makes the X window (a popup's is override-redirect; a foreign window makes none).
     func makeNativeWindow(on connection: DisplayConnection, frame: Rect) -> NativeWindow? {
-        NativeWindow.create(
+        let pixel = backgroundPixel
+        backgroundIsDeferred = pixel != nil && application?.isReadingDesktopAppearance == true
+        return NativeWindow.create(
             on: connection, parent: embeddingParent, frame: frame, events: events,
-            options: NativeWindow.Options(backgroundPixel: backgroundPixel))
+            options: NativeWindow.Options(backgroundPixel: backgroundIsDeferred ? nil : pixel))
     }
 
     /// The X background pixel of `backgroundColor` in the display's visual (computed locally on
