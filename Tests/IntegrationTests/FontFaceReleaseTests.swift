@@ -5,7 +5,7 @@ import X11TestSupport
 
 @testable import X11UI
 
-/// A fallback font lets its FreeType face go once its text is laid out and drawn: the glyphs
+/// A font lets its FreeType face go once its text is laid out and drawn: the glyphs
 /// Xft rendered draw and measure that text the same without it, and text that needs more of
 /// the face (a new character, a glyph Xft gave back) opens it again from its file first.
 @Suite(.serialized)
@@ -77,10 +77,10 @@ final class FontFaceReleaseTests {
         weak let face = fallback.shared
         #expect(face != nil && !fallback.isReleased)
 
-        #expect(set.releaseFallbackFaces() == 1)
+        #expect(set.releaseFaces() == 2, "the primary face and the fallback")
         #expect(fallback.isReleased && fallback.shared == nil)
         #expect(face == nil, "no other font used the face: it closed")
-        #expect(set.fontFaces[0].shared != nil, "the primary face stays")
+        #expect(set.fontFaces[0].isReleased)
         // The same text, from the glyphs Xft rendered: the same pixels and measures, no face.
         #expect(pixels(of: text, in: set) == drawn)
         #expect(set.width(of: text) == width && set.inkBounds(of: text) == ink)
@@ -92,7 +92,7 @@ final class FontFaceReleaseTests {
         #expect(set.width(of: more) == xfts.width(of: more))
         #expect(!fallback.isReleased && fallback.reopenings == 1)
         #expect(pixels(of: more, in: set) == pixels(of: more, in: xfts))
-        #expect(set.releaseFallbackFaces() == 1)
+        #expect(set.releaseFaces() == 1)
         #expect(pixels(of: text, in: set) == drawn && pixels(of: more, in: set) == pixels(of: more, in: xfts))
         #expect(fallback.reopenings == 1, "both texts' glyphs were rendered")
     }
@@ -103,7 +103,7 @@ final class FontFaceReleaseTests {
         let text = Self.korean
         let drawn = pixels(of: text, in: set)
         let fallback = try fallback(for: text, in: set)
-        #expect(set.releaseFallbackFaces() == 1)
+        #expect(set.releaseFaces() == 2)
         // Xft gives a glyph's memory back when its fonts hold too much (4 MB per display).
         var glyph = fallback.glyph(for: text.unicodeScalars.first!.value)
         XftFontUnloadGlyphs(connection.display, fallback.font, &glyph, 1)
@@ -123,8 +123,8 @@ final class FontFaceReleaseTests {
         let colour = set.fontFaces[set.colorFaceIndex(for: emoji.unicodeScalars.first!)]
         let korean = try fallback(for: Self.korean, in: set)
         #expect(FontSet.isColor(colour.font))
-        #expect(set.releaseFallbackFaces() == 1)
-        #expect(korean.isReleased)
+        #expect(set.releaseFaces() == 2)
+        #expect(korean.isReleased && set.fontFaces[0].isReleased)
         #expect(!shaped.isReleased && shaped.shared != nil, "HarfBuzz shapes every measure and draw with it")
         #expect(!colour.isReleased && colour.shared != nil)
     }

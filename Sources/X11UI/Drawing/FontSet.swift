@@ -144,16 +144,15 @@ final class FontSet: TextMeasuring {
         return faces[index]
     }
 
-    /// Lets the FreeType faces of the fallback fonts go (`FontFace.releaseFace()`), keeping the
+    /// Lets the FreeType faces of the set's fonts go (`FontFace.releaseFace()`), keeping the
     /// glyphs Xft rendered: called when a turn of the run loop has laid out and drawn its text.
-    /// Not the primary face, which new text of the set's own script needs at once, nor a face
-    /// HarfBuzz shapes with (its runs are shaped at every measure and draw, with the face), nor
-    /// a colour font (Xft counts a colour glyph's memory 256 times and gives it back often).
-    /// Returns how many faces it let go.
+    /// Not a face HarfBuzz shapes with (its runs are shaped at every measure and draw, with the
+    /// face), nor a colour font (Xft counts a colour glyph's memory 256 times and gives it back
+    /// often). Returns how many faces it let go.
     @discardableResult
-    func releaseFallbackFaces() -> Int {
+    func releaseFaces() -> Int {
         var released = 0
-        for index in fontFaces.indices.dropFirst() where shapingFonts[index] == nil && !Self.isColor(faces[index]) {
+        for index in fontFaces.indices where shapingFonts[index] == nil && !Self.isColor(faces[index]) {
             if fontFaces[index].releaseFace() { released += 1 }
         }
         return released
