@@ -22,11 +22,11 @@ internal import CX11
 /// (`FcFreeTypeCharIndex`, what Xft itself calls on a miss) through a small cache.
 ///
 /// A font can let its face go while Xft keeps the glyphs it rendered (`releaseFace()`, which
-/// font sets call for their fallback fonts once their text is laid out and drawn): Noto Sans
+/// the run loop calls at the end of each turn, once text is laid out and drawn): Noto Sans
 /// CJK's face holds 1 MB of FreeType's tables and 0.7 MB of its file's pages for the three
-/// glyphs of a Korean label. Xft's record of the font then holds no face; an Xft call that
-/// would load a glyph from it is preceded by `activate()` or `activate(for:)`, which open the
-/// face again from its file first.
+/// glyphs of a Korean label, DejaVu Sans 0.1 MB. Xft's record of the font then holds no face;
+/// an Xft call that would load a glyph from it is preceded by `activate()` or
+/// `activate(for:)`, which open the face again from its file first.
 @MainActor
 final class FontFace {
     let font: UnsafeMutablePointer<XftFont>
