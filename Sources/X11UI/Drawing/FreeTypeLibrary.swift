@@ -7,12 +7,17 @@ final class FreeTypeLibrary {
     let library: FT_Library
     /// The faces open, to share; an entry whose face closed (its last font did) is dropped
     /// when the next face is asked for.
-    private var faces: [Weak<SharedFace>] = []
-    /// The font files open, by path, for the same.
-    private var files: [String: Weak<FontFile>] = [:]
+    private var faces: [WeakFace] = []
+    /// The font files open, for the same. (Neither is generic nor a dictionary: the runtime
+    /// would look up their types' conformances at start, 0.3 million instructions.)
+    private var files: [WeakFile] = []
 
-    private struct Weak<Object: AnyObject> {
-        weak var object: Object?
+    private struct WeakFace {
+        weak var face: SharedFace?
+    }
+
+    private struct WeakFile {
+        weak var file: FontFile?
     }
 
     init?() {
@@ -42,23 +47,22 @@ final class FreeTypeLibrary {
     /// `mapped`); when it `shares`, the face the file's other fonts use, if one is open. Fonts
     /// open their face again with it after letting it go (`FontFace.releaseFace()`).
     func face(file: FontFile, index: Int32, mapped: Bool, shares: Bool) -> SharedFace? {
-        faces.removeAll { $0.object == nil }
-        if shares, let open = faces.first(where: { $0.object?.index == index && $0.object?.fontFile === file })?.object
-        {
+        faces.removeAll { $0.face == nil }
+        if shares, let open = faces.first(where: { $0.face?.index == index && $0.face?.fontFile === file })?.face {
             return open
         }
         guard let shared = SharedFace.open(file: file, index: index, mapped: mapped, shares: shares, library: self)
         else { return nil }
-        if shares { faces.append(Weak(object: shared)) }
+        if shares { faces.append(WeakFace(face: shared)) }
         return shared
     }
 
     /// The font file at `path`, opened on first use; nil when it cannot be read.
     private func file(_ path: String) -> FontFile? {
-        if let open = files[path]?.object { return open }
-        files = files.filter { $0.value.object != nil }
+        files.removeAll { $0.file == nil }
+        if let open = files.first(where: { $0.file?.path == path })?.file { return open }
         guard let file = FontFile(path: path) else { return nil }
-        files[path] = Weak(object: file)
+        files.append(WeakFile(file: file))
         return file
     }
 
