@@ -26,6 +26,7 @@
 #include <harfbuzz/hb-ft.h>
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -334,6 +335,91 @@ static inline int cx11_shape(const struct cx11_harfbuzz *hb, hb_font_t *font, FT
         y_offsets[i] = position[i].y_offset;
     }
     return (int)count;
+}
+
+/* Xft's record of a font opened on a FreeType face X11UI owns (fontconfig's `ftface`), to let
+   that face go while the font keeps the glyphs it rendered, and to hand the font the face
+   opened again. The layout is that of Xft 2.3.5 and later (its private xftint.h: XftFontInt
+   up to its glyph count, its XftFontInfo, XftFtFile and XftGlyph), declared here to the last
+   field read; `cx11_xft_font_holds_face` checks it against what is known of a font just
+   opened, and a font that does not match is never given a face other than its first. */
+struct cx11_xft_face_file {          /* XftFtFile: what Xft locks to load glyphs */
+    struct cx11_xft_face_file *next;
+    int ref;
+    char *file;                      /* NULL for a font on a face its opener owns */
+    int id;
+    FT_F26Dot6 xsize, ysize;         /* the size last set on the face; 0: none yet */
+    FT_Matrix matrix;
+    int lock;
+    FT_Face face;
+};
+struct cx11_xft_glyph {              /* XftGlyph, to its memory */
+    XGlyphInfo metrics;
+    void *bitmap;
+    unsigned long glyph_memory;      /* nonzero once rendered */
+};
+struct cx11_xft_font {               /* XftFontInt, to its glyph count */
+    XftFont public;
+    XftFont *next, *hash_next;
+    struct {                         /* XftFontInfo */
+        FcChar32 hash;
+        struct cx11_xft_face_file *file;
+        FT_F26Dot6 xsize, ysize;
+        FcBool antialias, embolden, color;
+        int rgba, lcd_filter;
+        FT_Matrix matrix;
+        FcBool transform;
+        FT_Int load_flags;
+        FcBool render;
+        int spacing;
+        FcBool minspace;
+        int char_width;
+    } info;
+    int ref;
+    struct cx11_xft_glyph **glyphs;  /* right after the record, one entry per glyph */
+    FT_UInt num_glyphs;              /* the face's glyphs and one */
+};
+
+/* Whether `font`, just opened by XftFontOpenPattern on `face` (an `ftface` pattern), has the
+   record above: its face file is its own and holds `face`, unlocked, and its glyph table
+   follows the record with an entry per glyph of the face and one. */
+static inline int cx11_xft_font_holds_face(XftFont *font, FT_Face face) {
+    const struct cx11_xft_font *record = (const struct cx11_xft_font *)font;
+    const char *start = (const char *)font;
+    const char *table = (const char *)record->glyphs;
+    if (table < start + sizeof *record || table > start + 1024) return 0;
+    if (record->num_glyphs != (FT_UInt)face->num_glyphs + 1) return 0;
+    const struct cx11_xft_face_file *file = record->info.file;
+    return file && file->face == face && file->file == NULL && file->ref == 1 && file->lock == 0;
+}
+
+/* Whether Xft has rendered every one of `glyphs` in `font`, so that drawing or measuring them
+   loads nothing from the face (Xft's XftFontCheckGlyph asks the same: an entry, with memory).
+   Glyph numbers past the face's are never loaded. Only for a font `cx11_xft_font_holds_face`
+   accepted. */
+static inline int cx11_xft_font_has_glyphs(XftFont *font, const FT_UInt *glyphs, int count) {
+    const struct cx11_xft_font *record = (const struct cx11_xft_font *)font;
+    for (int i = 0; i < count; i++) {
+        if (glyphs[i] >= record->num_glyphs) continue;
+        const struct cx11_xft_glyph *glyph = record->glyphs[glyphs[i]];
+        if (!glyph || !glyph->glyph_memory) return 0;
+    }
+    return 1;
+}
+
+/* Gives `font` (accepted by `cx11_xft_font_holds_face`) another face, or none (NULL): Xft then
+   sets the face's size and transform when it next locks it, as for a face it opened again
+   itself. With none, a glyph Xft would load is left undrawn (FT_New_Face refuses Xft's NULL
+   file name), never read from a face that is gone. Returns 0, changing nothing, while Xft has
+   the face locked. */
+static inline int cx11_xft_font_set_face(XftFont *font, FT_Face face) {
+    struct cx11_xft_face_file *file = ((struct cx11_xft_font *)font)->info.file;
+    if (file->lock != 0) return 0;
+    file->face = face;
+    file->xsize = 0;
+    file->ysize = 0;
+    memset(&file->matrix, 0, sizeof file->matrix);
+    return 1;
 }
 
 /* libdispatch's main queue, drained by the run loop as Foundation's CFRunLoop drains it on

@@ -22,8 +22,8 @@ extension FontSet {
         guard baseline.isFinite, abs(baseline) < 30_000 else { return }
         forEachRun(in: text) { run, bytes in
             guard penX < visible.upperBound + slack else { return false }
-            let font = activeFont(run.face)
             if run.isShaped {
+                let font = activeFont(run.face)
                 // The glyphs and their specs on the stack, for a run of ordinary length.
                 let width = withShapedGlyphs(bytes, face: run.face, rightToLeft: run.isRightToLeft) { glyphs in
                     var width = 0.0
@@ -48,6 +48,7 @@ extension FontSet {
                 return true
             }
             withGlyphs(of: bytes, face: run.face) { glyphs in
+                let font = activeFont(run.face, for: glyphs)
                 var extents = XGlyphInfo()
                 XftGlyphExtents(connection.display, font, glyphs.baseAddress, Int32(glyphs.count), &extents)
                 defer { penX += Double(extents.xOff) }

@@ -77,7 +77,10 @@ extension FontSet {
             if face >= 0 {
                 var glyph = fontFaces[face].glyph(for: scalar.value)
                 var extents = XGlyphInfo()
-                XftGlyphExtents(connection.display, activeFont(face), &glyph, 1, &extents)
+                let font = withUnsafePointer(to: glyph) {
+                    activeFont(face, for: UnsafeBufferPointer(start: $0, count: 1))
+                }
+                XftGlyphExtents(connection.display, font, &glyph, 1, &extents)
                 advance = Double(extents.xOff)
             }
         }
@@ -104,7 +107,8 @@ extension FontSet {
     func glyphExtents(of bytes: UnsafeBufferPointer<UInt8>, face: Int) -> XGlyphInfo {
         var extents = XGlyphInfo()
         withGlyphs(of: bytes, face: face) { glyphs in
-            XftGlyphExtents(connection.display, activeFont(face), glyphs.baseAddress, Int32(glyphs.count), &extents)
+            let font = activeFont(face, for: glyphs)
+            XftGlyphExtents(connection.display, font, glyphs.baseAddress, Int32(glyphs.count), &extents)
         }
         return extents
     }

@@ -137,6 +137,27 @@ final class FontSet: TextMeasuring {
         return faces[index]
     }
 
+    /// `activeFont(_:)` for an Xft call that draws or measures `glyphs` and nothing else: a
+    /// face let go is not opened again when Xft has rendered them all.
+    func activeFont(_ index: Int, for glyphs: UnsafeBufferPointer<FT_UInt>) -> UnsafeMutablePointer<XftFont> {
+        fontFaces[index].activate(for: glyphs)
+        return faces[index]
+    }
+
+    /// Lets the FreeType faces of the set's fonts go (`FontFace.releaseFace()`), keeping the
+    /// glyphs Xft rendered: called when a turn of the run loop has laid out and drawn its text.
+    /// Not a face HarfBuzz shapes with (its runs are shaped at every measure and draw, with the
+    /// face), nor a colour font (Xft counts a colour glyph's memory 256 times and gives it back
+    /// often). Returns how many faces it let go.
+    @discardableResult
+    func releaseFaces() -> Int {
+        var released = 0
+        for index in fontFaces.indices where shapingFonts[index] == nil && !Self.isColor(faces[index]) {
+            if fontFaces[index].releaseFace() { released += 1 }
+        }
+        return released
+    }
+
     isolated deinit {
         // Shaping fonts exist only if HarfBuzz was loaded, so this never loads it.
         if !shapingFonts.isEmpty, let harfBuzz = HarfBuzz.shared {

@@ -144,7 +144,8 @@ extension FontSet {
             guard !Self.drawsNothing(scalar) else { return nil }
             var glyph = fontFaces[face].glyph(for: scalar.value)
             var extents = XGlyphInfo()
-            XftGlyphExtents(connection.display, activeFont(face), &glyph, 1, &extents)
+            let font = withUnsafePointer(to: glyph) { activeFont(face, for: UnsafeBufferPointer(start: $0, count: 1)) }
+            XftGlyphExtents(connection.display, font, &glyph, 1, &extents)
             return ShapedGlyph(glyph: glyph, advance: Double(extents.xOff), offset: .zero, cluster: offset)
         }
         return rightToLeft ? glyphs.reversed() : glyphs

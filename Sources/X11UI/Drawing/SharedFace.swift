@@ -24,8 +24,12 @@ final class SharedFace {
     private let source: Source
     /// Kept alive while the face is: FT_Done_FreeType would free the face with it.
     private let library: FreeTypeLibrary
-    let file: String
+    /// The file, open while the face reads it.
+    let fontFile: FontFile
+    var file: String { fontFile.path }
     let index: Int32
+    /// Whether other fonts of the file may use the face (see `FreeTypeLibrary.face(for:)`).
+    let shares: Bool
 
     /// How the face reads its file.
     enum Source {
@@ -41,55 +45,48 @@ final class SharedFace {
         return nil
     }
 
-    private init(face: FT_Face, source: Source, library: FreeTypeLibrary, file: String, index: Int32) {
+    private init(
+        face: FT_Face, source: Source, library: FreeTypeLibrary, file: FontFile, index: Int32, shares: Bool
+    ) {
         self.face = face
         self.source = source
         self.library = library
-        self.file = file
+        self.fontFile = file
         self.index = index
+        self.shares = shares
     }
 
     deinit {
-        FT_Done_Face(face)  // closes a stream's file, and frees the sizes left
+        FT_Done_Face(face)  // frees the sizes left
         switch source {
         case .stream(let stream): stream.deallocate()
         case .mapping(let base, let size): munmap(base, size)
         }
     }
 
-    /// Opens face `index` of a file, from a map of it when `mapped`, else through a stream.
-    fileprivate static func open(
-        file path: UnsafeMutablePointer<FcChar8>, index: Int32, mapped: Bool, library: FreeTypeLibrary
-    ) -> SharedFace? {
-        let name = path.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
-        let fd = Glibc.open(name, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        let size = lseek(fd, 0, SEEK_END)
-        guard size > 0 else {
-            close(fd)
-            return nil
-        }
+    /// Opens face `index` of an open file, from a map of it when `mapped`, else through a
+    /// stream.
+    static func open(file: FontFile, index: Int32, mapped: Bool, shares: Bool, library: FreeTypeLibrary) -> SharedFace?
+    {
         let source: Source
         var arguments = FT_Open_Args()
         if mapped {
-            let base = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0)
-            close(fd)
+            let base = mmap(nil, file.size, PROT_READ, MAP_PRIVATE, file.descriptor, 0)
             guard let base, base != MAP_FAILED else { return nil }
             // Read where FreeType asks, not ahead: the glyphs a text uses are scattered.
-            madvise(base, Int(size), MADV_RANDOM)
-            source = .mapping(base, Int(size))
+            madvise(base, file.size, MADV_RANDOM)
+            source = .mapping(base, file.size)
             arguments.flags = FT_UInt(FT_OPEN_MEMORY)
             arguments.memory_base = UnsafePointer(base.assumingMemoryBound(to: FT_Byte.self))
-            arguments.memory_size = FT_Long(size)
+            arguments.memory_size = FT_Long(file.size)
         } else {
-            let stream = stream(reading: fd, size: Int(size))
+            let stream = stream(reading: file)
             source = .stream(stream)
             arguments.flags = FT_UInt(FT_OPEN_STREAM)
             arguments.stream = stream
         }
         var face: FT_Face?
         guard FT_Open_Face(library.library, &arguments, FT_Long(index), &face) == 0, let face else {
-            // FreeType closed a stream (and so the file) on failure.
             switch source {
             case .stream(let stream): stream.deallocate()
             case .mapping(let base, let size): munmap(base, size)
@@ -101,15 +98,16 @@ final class SharedFace {
             // into FreeType's tables) are not needed again; those a glyph needs come back.
             madvise(base, size, MADV_DONTNEED)
         }
-        return SharedFace(face: face, source: source, library: library, file: name, index: index)
+        return SharedFace(face: face, source: source, library: library, file: file, index: index, shares: shares)
     }
 
-    /// A FreeType stream reading an open file with `pread`; FreeType closes the file.
-    private static func stream(reading fd: Int32, size: Int) -> UnsafeMutablePointer<FT_StreamRec> {
+    /// A FreeType stream reading an open file with `pread` (the file stays open with its
+    /// `FontFile`, which the face holds).
+    private static func stream(reading file: FontFile) -> UnsafeMutablePointer<FT_StreamRec> {
         let stream = UnsafeMutablePointer<FT_StreamRec>.allocate(capacity: 1)
         stream.initialize(to: FT_StreamRec())
-        stream.pointee.descriptor.value = Int(fd)
-        stream.pointee.size = UInt(size)
+        stream.pointee.descriptor.value = Int(file.descriptor)
+        stream.pointee.size = UInt(file.size)
         stream.pointee.read = { stream, offset, buffer, count in
             guard let stream else { return 0 }
             // A zero count is a seek: 0 means success.
@@ -117,59 +115,6 @@ final class SharedFace {
             let read = pread(Int32(stream.pointee.descriptor.value), buffer, Int(count), off_t(offset))
             return read < 0 ? 0 : UInt(read)
         }
-        stream.pointee.close = { stream in
-            guard let stream else { return }
-            close(Int32(stream.pointee.descriptor.value))
-        }
         return stream
-    }
-}
-
-/// A FreeType library instance, freed when the last face opened with it is, and the faces open
-/// on it, one per font file and face index.
-final class FreeTypeLibrary {
-    let library: FT_Library
-    /// The faces open, to share; an entry whose face closed (its last font did) is dropped
-    /// when the next face is asked for.
-    private var faces: [Weak] = []
-
-    private struct Weak {
-        weak var face: SharedFace?
-    }
-
-    init?() {
-        var library: FT_Library?
-        guard FT_Init_FreeType(&library) == 0, let library else { return nil }
-        self.library = library
-    }
-
-    deinit { FT_Done_FreeType(library) }
-
-    /// The face of a matched font's file, opened on first use; nil when the match names no
-    /// file or FreeType cannot open it, and for a font with a transformation matrix (Xft sets
-    /// the matrix on the face itself, so such a font gets a face of its own).
-    func face(for match: OpaquePointer) -> SharedFace? {
-        var file: UnsafeMutablePointer<FcChar8>?
-        var index: Int32 = 0
-        guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return nil }
-        _ = FcPatternGetInteger(match, "index", 0, &index)
-        var matrix: UnsafeMutablePointer<FcMatrix>?
-        let shares = FcPatternGetMatrix(match, "matrix", 0, &matrix) != FcResultMatch
-        let name = file.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
-        faces.removeAll { $0.face == nil }
-        if shares, let open = faces.first(where: { $0.face?.index == index && $0.face?.file == name })?.face {
-            return open
-        }
-        guard let shared = SharedFace.open(file: file, index: index, mapped: Self.isCFF(match), library: self)
-        else { return nil }
-        if shares { faces.append(Weak(face: shared)) }
-        return shared
-    }
-
-    /// Whether fontconfig says the font's outlines are CFF (`fontformat`).
-    static func isCFF(_ match: OpaquePointer) -> Bool {
-        var format: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(match, "fontformat", 0, &format) == FcResultMatch, let format else { return false }
-        return format.withMemoryRebound(to: CChar.self, capacity: 4) { strcmp($0, "CFF") == 0 }
     }
 }

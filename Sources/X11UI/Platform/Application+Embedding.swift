@@ -79,6 +79,7 @@ extension Application {
         fireTimers(now: .now())
         sources.service()
         updateWindows()
+        resources.fonts.releaseFaces()
     }
 
     /// Whether translating the event looks keys up: XKEYBOARD, if it still waits for the first

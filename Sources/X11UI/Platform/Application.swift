@@ -328,6 +328,10 @@ public final class Application {
         connection.prefetchKeyboardMapping()
         for window in openWindows where window.iconIsPending { window.writeIcon() }
         connection.flush()
+        // Starting freed more than the heap's top can give back (fontconfig's parsing, fonts
+        // and shaping tables read once, the icons decoded and written): its free pages go back
+        // to the kernel (the whole demo 0.5 MB, the sample scene 0.1 MB).
+        malloc_trim(0)
     }
 
     // MARK: - Layout and painting, once per turn
