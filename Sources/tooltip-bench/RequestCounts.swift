@@ -35,6 +35,9 @@ struct RequestCounts {
             bench.report("\(name).requests_first_show", first.requests, "requests")
             bench.report("\(name).round_trips_first_show", first.roundTrips, "round-trips")
         }
+        if ProcessInfo.processInfo.environment["TOOLTIP_BENCH_OPCODES"] != nil, let first {
+            print("# \(name) requests of the first show by major opcode: \(first.opcodes.sorted { $0.key < $1.key })")
+        }
         if ProcessInfo.processInfo.environment["TOOLTIP_BENCH_OPCODES"] != nil, let last = steady.last {
             print("# \(name) requests of one show by major opcode: \(last.opcodes.sorted { $0.key < $1.key })")
             if let hide = hides.last {
