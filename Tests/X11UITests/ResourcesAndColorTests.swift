@@ -10,6 +10,18 @@ private func lookup(_ text: String, _ names: [String] = names, _ classes: [Strin
     XResources(text).string(names: names, classes: classes)
 }
 
+@Suite struct TrimmingWhitespaceTests {
+    @Test(arguments: [
+        ("  120 ", "120"), ("\t\r\nDejaVu Sans\r\n", "DejaVu Sans"), ("", ""), (" \t\r\n ", ""),
+        ("x", "x"), (" a b ", "a b"), (" 한국어 ", "한국어"), ("e\u{301} ", "e\u{301}"), (" 👍🏽", "👍🏽"),
+        ("\u{00A0}x\u{00A0}", "\u{00A0}x\u{00A0}"),
+    ])
+    func leadingAndTrailingSpacesTabsAndNewlinesGo(text: String, trimmed: String) {
+        #expect(text.trimmingWhitespace == trimmed)
+        #expect(text.trimmingWhitespace.utf8.elementsEqual(trimmed.utf8))
+    }
+}
+
 @Suite struct XResourcesTests {
     @Test func aPlainKeyIsFound() {
         let db = XResources("Xft.dpi: 120\nXft.antialias: 1\n")

@@ -221,9 +221,17 @@ public struct Color: Hashable, Sendable {
 }
 
 extension String {
-    /// The string without leading and trailing spaces, tabs and newlines.
+    /// The string without leading and trailing spaces, tabs and newlines (`\r\n` included).
+    ///
+    /// Found on the UTF-8 bytes: these are ASCII, so the cut falls on a character's boundary,
+    /// and no reversed views of characters are made (their generic types' metadata, made at
+    /// the first use, cost start-up 0.8 million instructions when resources were read).
     var trimmingWhitespace: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        return String(self.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        let bytes = utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[first..<bytes.index(after: last)])
     }
 }
