@@ -1,3 +1,4 @@
+import CXTest
 import Foundation
 
 /// A child process started with `posix_spawn`, with a clean signal mask and default signal
@@ -43,10 +44,10 @@ public final class ChildProcess: @unchecked Sendable {
         // not a pipe, so that writing after the child is gone is an error, not SIGPIPE).
         var input: [Int32] = [-1, -1]
         if standardInput {
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &input) == 0 else {
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &input) == 0
+            else {
                 throw SpawnError(description: "socketpair failed")
             }
-            _ = fcntl(input[1], F_SETFD, FD_CLOEXEC)
             posix_spawn_file_actions_adddup2(&actions, input[0], 0)
             posix_spawn_file_actions_addclose(&actions, input[0])
         }
@@ -58,15 +59,21 @@ public final class ChildProcess: @unchecked Sendable {
             case .file(let file):
                 posix_spawn_file_actions_addopen(&actions, target, file, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             case .pipe:
+                // Both ends close on exec (dup2 clears the flag on the child's copy): a child
+                // that another thread spawns meanwhile must not inherit the write end, or a
+                // reader here would see no end of file until that child exits.
                 var fds: [Int32] = [0, 0]
-                guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe failed") }
-                _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+                guard pipe2(&fds, O_CLOEXEC) == 0 else { throw SpawnError(description: "pipe failed") }
                 readEnds[index] = fds[0]
                 writeEnds.append(fds[1])
                 posix_spawn_file_actions_adddup2(&actions, fds[1], target)
                 posix_spawn_file_actions_addclose(&actions, fds[1])
             }
         }
+        // The child gets standard input, output and error and nothing else: a descriptor
+        // another part of this process opened without close-on-exec (Foundation's Pipe does)
+        // would otherwise live on in a server for as long as it runs.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

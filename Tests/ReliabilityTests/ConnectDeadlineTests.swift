@@ -139,7 +139,9 @@ import X11TestSupport
         let name = xvfb.display
         let result = Mutex<String?>(nil)
         let other = Thread {
-            while slow.connectionCount == 0 { usleep(1000) }  // X11UI's open is under way
+            // X11UI's open is under way.
+            let start = MonotonicInstant.now()
+            while slow.connectionCount == 0, MonotonicInstant.now() - start < .seconds(5) { usleep(1000) }
             guard let display = XOpenDisplay(name) else {
                 result.withLock { $0 = "no display" }
                 return

@@ -13,6 +13,19 @@ import X11TestSupport
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 
+    /// A child gets standard input, output and error and no other descriptor of the tests'
+    /// process: a pipe another test made without close-on-exec must not live on in a server
+    /// (its reader would wait for an end of file until that server stops).
+    @Test func aChildInheritsOnlyItsStandardDescriptors() throws {
+        var leaky: [Int32] = [0, 0]
+        try #require(pipe(&leaky) == 0)
+        defer { leaky.forEach { close($0) } }
+        let child = try ChildProcess("/bin/sh", ["-c", "ls /proc/$$/fd"], stdout: .pipe)
+        #expect(child.wait(timeout: 10) == 0)
+        let descriptors = ChildProcess.read(child.stdoutFD, timeout: 1).split(separator: "\n").compactMap { Int32($0) }
+        #expect(descriptors.sorted() == [0, 1, 2], "the shell's descriptors: \(descriptors)")
+    }
+
     /// In a process of its own: a server whose owner is never released (as one held by a test
     /// object in a reference cycle was) and a process that exits without stopping it. The
     /// server must not run on after the process.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import X11TestSupport
 
 /// The layer rules of the source tree (scripts/check-layers.sh, also run by `make lint` and CI):
 /// only Platform/ and Drawing/ import CX11, and no library file is over 400 lines.
@@ -9,16 +10,14 @@ struct LayerRuleTests {
             .deletingLastPathComponent()
         let script = root.appendingPathComponent("scripts/check-layers.sh")
         try #require(FileManager.default.fileExists(atPath: script.path))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        // A bounded wait on a file, not a read to the end of a pipe: the test must end even if
+        // something else in this process holds the pipe open.
+        let output = NSTemporaryDirectory() + "x11ui-layers-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let child = try ChildProcess("/bin/bash", [script.path], stdout: .file(output), stderr: .file(output))
+        let status = child.wait(timeout: 60)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(text)")
         #expect(text.contains("check-layers: CX11 only in Platform/ and Drawing/"))
     }
 }
