@@ -27,7 +27,11 @@ enum DisplayOpener {
     /// Opens `name`, or throws the one-line error that says why not.
     ///
     /// Xlib writes a server's refusal ("No protocol specified", or whatever a hostile server
-    /// sends) raw to standard error; it is held back and becomes part of the error.
+    /// sends) raw to standard error; in a process of one thread it is held back and becomes part
+    /// of the error. In a process of several, standard error stays as it is (another thread
+    /// writing meanwhile would lose its words, and two opens at once could leave it pointing
+    /// elsewhere): Xlib's words go out as they would in any Xlib program, and X11UI asks the
+    /// server itself why it refused.
     static func open(_ name: String, timeout: Duration) throws(X11UIError) -> Opened {
         let address = DisplayAddress(name)
         let deadline = MonotonicInstant.now() + timeout
@@ -42,7 +46,7 @@ enum DisplayOpener {
                     cx11_open_display(name, max(1, Int(left.nanoseconds / 1_000_000)), server, 1, &result)
                 }
             }
-            let said = captured.trimmingWhitespace
+            let said = captured?.trimmingWhitespace ?? ""
             if let display {
                 if !said.isEmpty { Log.warning(said) }
                 return Opened(display: display, keyboardExtensionDeferred: result.xkb_deferred != 0)
@@ -55,21 +59,23 @@ enum DisplayOpener {
                 Log.warning(said)  // what was said is not lost
                 throw X11UIError.cannotOpenDisplay(name: name)
             }
-            if !lost, !said.isEmpty {
-                // libxcb wrote a refusal to standard error, where another thread may have
-                // written too: the server is asked again, by X11UI, and its own words are the
-                // reason (what Xlib's authorization got may differ: it is kept as a warning).
+            if !lost, !said.isEmpty || captured == nil {
+                // libxcb wrote a refusal to standard error (or may have, uncaptured): the server
+                // is asked again, by X11UI, and its own words are the reason (what Xlib's
+                // authorization got may differ: it is kept as a warning).
                 let asked = address?.refusal(until: min(deadline, MonotonicInstant.now() + .seconds(1)))
                 switch asked {
                 case .refused(let reason):
-                    if !said.contains(reason) { Log.warning(said) }
+                    if !said.isEmpty, !said.contains(reason) { Log.warning(said) }
                     throw X11UIError.connectionRefused(name: name, reason: String(reason.prefix(256)))
                 case .unreachable, .notRefused, nil:
                     // No server, one that does not refuse (garbage, or an acceptance), or a name
                     // X11UI cannot reach itself: what was written is no refusal X11UI heard,
-                    // but it is not lost.
-                    Log.warning(said)
-                    throw X11UIError.cannotOpenDisplay(name: name)
+                    // but it is not lost. Nothing captured: as if nothing was said.
+                    if !said.isEmpty {
+                        Log.warning(said)
+                        throw X11UIError.cannotOpenDisplay(name: name)
+                    }
                 }
             }
             // Nothing said: no server there, or one that closed the connection without a word,
@@ -275,16 +281,19 @@ struct DisplayAddress: Equatable {
 
 /// Standard error captured while a C library writes to it directly.
 enum StandardErrorCapture {
-    /// Runs `body` with file descriptor 2 pointing into a pipe; returns what was written.
+    /// Runs `body` with file descriptor 2 pointing into a pipe; returns what was written, or nil
+    /// when standard error was left as it is.
     ///
-    /// The pipe does not block a writer when full (whatever does not fit is dropped), and
-    /// file descriptor 2 is restored before this returns. When no pipe can be made, `body`
-    /// runs with standard error as it is.
-    static func during(_ body: () -> Void) -> String {
+    /// Only in a process of one thread: file descriptors are the whole process's, so another
+    /// thread's writes would land in the pipe, and two captures at once could restore each
+    /// other's pipe for good. The pipe does not block a writer when full (whatever does not fit
+    /// is dropped), and file descriptor 2 is restored before this returns. When no pipe can be
+    /// made, `body` runs with standard error as it is.
+    static func during(_ body: () -> Void) -> String? {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        guard threadCount() == 1, pipe(&ends) == 0 else {
             body()
-            return ""
+            return nil
         }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -296,7 +305,7 @@ enum StandardErrorCapture {
             close(ends[1])
             if saved >= 0 { close(saved) }
             body()
-            return ""
+            return nil
         }
         body()
         dup2(saved, 2)
@@ -311,5 +320,22 @@ enum StandardErrorCapture {
         }
         close(ends[0])
         return String(decoding: captured, as: UTF8.self)
+    }
+
+    /// How many threads this process runs (`/proc/self/stat`'s 20th field); 0 when unknown.
+    static func threadCount() -> Int {
+        let fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return 0 }
+        // "pid (comm) state ppid …": the command may hold spaces and parentheses; the fields
+        // after its last parenthesis are the third on.
+        let text = buffer.prefix(count)
+        guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return 0 }
+        let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 17 else { return 0 }
+        return Int(String(decoding: fields[17], as: UTF8.self)) ?? 0
     }
 }
