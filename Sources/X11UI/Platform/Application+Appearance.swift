@@ -76,13 +76,26 @@ extension Application {
         bus.pump()
     }
 
-    /// Moves the session bus on without waiting while the portal's first readings are still
-    /// to come at start (until the first window is on screen): called before a window is made
-    /// and before it is painted, so that a portal that answered meanwhile has the window made
-    /// and painted in the desktop's appearance. The run loop does the rest.
-    func catchUpWithDesktop() {
-        guard deferredStartupPending, let desktopPortal, desktopPortal.isReading else { return }
-        sessionBus?.pump()
+    /// How long after the portal's first readings were asked the first frame of a window may
+    /// wait for their answers: a portal answers in a millisecond or two, but on a busy machine
+    /// (a login, a loaded test run) it may take tens; one that takes longer, or never answers,
+    /// costs the start this much at most.
+    static let firstFrameWaitForPortal = Duration.milliseconds(200)
+
+    /// Moves the session bus on while the portal's first readings are still to come at start
+    /// (until the first window is on screen): called before a window is made, without waiting,
+    /// and before its first frame is copied, waiting for the answers until
+    /// `firstFrameWaitForPortal` after they were asked; so that a portal that answered has the
+    /// window made and painted in the desktop's appearance. The run loop does the rest.
+    func catchUpWithDesktop(beforeFirstFrame: Bool = false) {
+        guard deferredStartupPending, let desktopPortal, desktopPortal.isReading, let sessionBus else { return }
+        sessionBus.pump()
+        guard beforeFirstFrame else { return }
+        let deadline = desktopPortal.askedAt + Self.firstFrameWaitForPortal
+        while desktopPortal.isReading {
+            let left = deadline - MonotonicInstant.now()
+            guard left > .zero, sessionBus.pump(steps: 1, waitingUpTo: left) else { return }
+        }
     }
 
     /// Whether the appearance in force may still change with the portal's first readings: the

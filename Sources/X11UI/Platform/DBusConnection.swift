@@ -218,12 +218,17 @@ final class DBusConnection {
     /// Reads and writes what the socket allows at once, without waiting, and dispatches what
     /// came: for start-up, to move the connection on before the run loop first polls it. Each
     /// step of libdbus reads or writes once (the authentication is a few lines each way), so a
-    /// few are taken: those with nothing to do cost a `poll` that returns at once.
-    func pump(steps: Int = 4) {
+    /// few are taken: those with nothing to do cost a `poll` that returns at once. The first
+    /// waits up to `timeout` when one is given. Returns whether the connection is still open.
+    @discardableResult
+    func pump(steps: Int = 4, waitingUpTo timeout: Duration = .zero) -> Bool {
+        var wait = Int32(clamping: max(0, (timeout.nanoseconds + 999_999) / 1_000_000))
         for _ in 0..<steps where !isClosed {
-            guard library.pointee.connection_read_write(connection, 0) != 0 else { break }
+            guard library.pointee.connection_read_write(connection, wait) != 0 else { break }
+            wait = 0
         }
         dispatch()
+        return !isClosed
     }
 
     /// Whether data waits on the socket (for tests: nothing is read).

@@ -32,6 +32,8 @@ final class DesktopPortal {
     private var changed = false
     /// Keys a `SettingChanged` has told: a first reading answered after it is older.
     private var told: Set<String> = []
+    /// When the first readings were asked.
+    let askedAt = MonotonicInstant.now()
 
     init(application: Application, bus: DBusConnection) {
         self.application = application

@@ -102,15 +102,16 @@ extension Window {
     /// rectangles: their bounding box is copied once, after the last of the series. A window
     /// whose background is its buffer needs nothing: the server already painted the area from it.
     ///
-    /// The first frame of a window made before the desktop's appearance was read is copied
-    /// only if the portal did not answer while it was painted: otherwise the window paints
-    /// again in the portal's appearance in this turn, and that frame is the first one copied.
+    /// The first frame of a window made before the desktop's appearance was read waits for
+    /// the portal's answer (`Application.firstFrameWaitForPortal` at most), and is copied only
+    /// if the portal did not answer: otherwise the window paints again in the portal's
+    /// appearance in this turn, and that frame is the first one copied.
     func expose(_ rect: Rect, remaining: Int) {
         if bufferIsBackground { return }
         exposed = exposed.union(rect)
         guard remaining == 0 else { return }
         if backgroundIsDeferred {
-            application?.catchUpWithDesktop()
+            application?.catchUpWithDesktop(beforeFirstFrame: true)
             if !backgroundIsDeferred {  // the appearance changed: repainted and copied whole
                 exposed = .zero
                 return
