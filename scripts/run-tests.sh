@@ -15,8 +15,10 @@ set -uo pipefail
 limit=${X11UI_TEST_TIME_LIMIT:-600}
 mkdir -p .build
 
-# Its own session, so that stopping it stops everything it started.
-setsid "$@" &
+# A process group of its own (job control), so that stopping it stops everything it started
+# that stayed in it; its id is the command's pid.
+set -m
+"$@" &
 runner=$!
 trap 'kill -TERM -- "-$runner" 2>/dev/null; exit 130' INT TERM HUP
 
@@ -32,7 +34,7 @@ echo
 echo "run-tests: the tests did not finish within $limit s (X11UI_TEST_TIME_LIMIT)."
 demangler=$(dirname "$(readlink -f "$(command -v swift)")")/swift-demangle
 demangle() { if [ -x "$demangler" ]; then "$demangler" --simplified; else cat; fi; }
-for pid in $(pgrep -s "$runner" -f '\.xctest'); do
+for pid in $(pgrep -g "$runner" -f '\.xctest'); do
     dump=".build/test-hang-$pid.txt"
     if command -v gdb >/dev/null; then
         timeout 120 gdb -p "$pid" -batch -ex "thread apply all bt" 2>&1 | demangle >"$dump"
