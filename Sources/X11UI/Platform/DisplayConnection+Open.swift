@@ -71,10 +71,14 @@ enum DisplayOpener {
                 case .unreachable, .notRefused, nil:
                     // No server, one that does not refuse (garbage, or an acceptance), or a name
                     // X11UI cannot reach itself: what was written is no refusal X11UI heard,
-                    // but it is not lost. Nothing captured: as if nothing was said.
+                    // but it is not lost. Nothing captured: as if nothing was said, unless the
+                    // server kept silent to X11UI too until the deadline.
                     if !said.isEmpty {
                         Log.warning(said)
                         throw X11UIError.cannotOpenDisplay(name: name)
+                    }
+                    if asked == .notRefused, MonotonicInstant.now() >= deadline {
+                        throw X11UIError.displayNotAnswering(name: name, timeout: timeout)
                     }
                 }
             }
