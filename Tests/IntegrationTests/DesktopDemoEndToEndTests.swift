@@ -173,6 +173,8 @@ struct DesktopDemoEndToEndTests {
             return probe.pixels(frame.x, frame.y, frame.width, frame.height).contains(color)
         }
         #expect(wait(timeout: 3) { bubbleShows(0x3a3a3d) }, "the dark bubble")
+        // The inspector's line of the show may follow the pixels by a moment.
+        #expect(wait(timeout: 3) { session.program.toolTipEvents.contains { $0.state == "shown" } })
         let events = session.program.toolTipEvents.count
 
         portal.set("color-scheme", "uint32 2")

@@ -44,6 +44,8 @@ struct DesktopPortalTests {
             session.probe.pixels(tip.frame.x, tip.frame.y, tip.frame.width, tip.frame.height).contains(color)
         }
         #expect(wait(timeout: 3) { bubbleShows(0x3a3a3d) }, "the dark appearance's bubble")
+        // The inspector's line of the show may follow the pixels by a moment.
+        #expect(wait(timeout: 3) { session.program.toolTipEvents.contains { $0.state == "shown" } })
         let events = session.program.toolTipEvents.count
 
         // Light, live: the window and the tooltip repaint in place; the tooltip stays up.
