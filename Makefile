@@ -19,13 +19,12 @@ PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontc
 	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
 	libicu72 fonts-lao fonts-khmeros fonts-sil-padauk \
 	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi python3-gi xdotool orca libxcursor1 \
-	x11-xkb-utils fonts-urw-base35 gdb
+	x11-xkb-utils fonts-urw-base35
 # libxcursor1 (loaded at run time) reads the user's cursor theme; x11-xkb-utils (setxkbmap)
 # switches keyboard layouts in the shortcut tests.
 # ICU (libicu72, loaded at run time) breaks Lao, Khmer and Myanmar lines between words, as
 # libthai does Thai; fonts-lao, fonts-khmeros and fonts-sil-padauk give those scripts glyphs.
 # fonts-urw-base35 gives the tests CFF (OpenType) fonts, which X11UI reads from a map of the file.
-# gdb: a test run that hangs prints where each thread waits (scripts/run-tests.sh).
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -74,8 +73,10 @@ screenshots: deps
 	.build/debug/demo-tour --output assets/screenshots --appearance high-contrast
 
 # Every test. Tests start their own Xvfb on a free display number; none needs $$DISPLAY. A run
-# that hangs is stopped after ten minutes, with where each thread waits (scripts/run-tests.sh).
+# that hangs is stopped after ten minutes, with where each thread waits (scripts/run-tests.sh,
+# with gdb, which only the test targets install).
 test: deps
+	$(call install,gdb)
 	$(SWIFT) build --build-tests
 	X11UI_EXPECT_ASAN=0 scripts/run-tests.sh $(SWIFT) test --skip-build
 
@@ -157,6 +158,7 @@ bench-gtk: deps $(STATIC_CXX)/libstdc++.so
 # only in make test, as ASan's quarantine of freed memory grows it by design). X11UI is
 # single-threaded, so ThreadSanitizer has nothing of the library's to check.
 sanitize: deps
+	$(call install,gdb)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	X11UI_EXPECT_ASAN=1 ASAN_OPTIONS=detect_leaks=0 scripts/run-tests.sh \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
