@@ -19,7 +19,7 @@ PACKAGES := pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontc
 	fonts-lohit-deva fonts-tlwg-loma-ttf fonts-noto-color-emoji libthai0 libthai-data \
 	libicu72 fonts-lao fonts-khmeros fonts-sil-padauk \
 	libdbus-1-3 dbus-daemon dbus-bin at-spi2-core python3 python3-pyatspi python3-gi xdotool orca libxcursor1 \
-	x11-xkb-utils fonts-urw-base35
+	x11-xkb-utils fonts-urw-base35 binutils
 # libxcursor1 (loaded at run time) reads the user's cursor theme; x11-xkb-utils (setxkbmap)
 # switches keyboard layouts in the shortcut tests.
 # ICU (libicu72, loaded at run time) breaks Lao, Khmer and Myanmar lines between words, as
@@ -101,16 +101,28 @@ lint:
 # the demo runs until its window is up and its tooltips show (0.55 MB) were spread over 5 MB.
 # lld places those named in scripts/startup-order.txt first, in that order. `make startup-order`
 # rewrites that list from a valgrind (callgrind) run of the demo (scripts/startup-order.sh); a
-# stale list only places less of the code together. (lld moves sections, not functions: Swift
-# gives public functions a section each, and a section shared by several moves with the first
-# of them listed; the standard library's non-generic code is one 1.6 MB section, which stays
-# 1.3 MB resident.)
+# stale list only places less of the code together. lld moves sections, not functions, so every
+# function gets a section of its own: the program's (-function-sections), the compiler's private
+# ones (no symbol: scripts/private-functions.ld puts them together) and the standard library's
+# (its non-generic code was one 1.6 MB section, 1.3 MB of it resident: scripts/split-stdlib.sh
+# splits the toolchain's objects, checks them against the originals and links them). The
+# sample scene's resident code: 3.3 MB with the list alone, 0.9 MB with the sections.
 #
 # scripts/release-flags.sh prints these flags (paths absolute), for this Makefile and for a
 # program depending on X11UI: `swift build -c release $(../X11UI/scripts/release-flags.sh)`.
 # The linker script is scripts/static-cxx/libstdc++.so.
 STATIC_CXX := $(CURDIR)/scripts/static-cxx
-RELEASE := -c release $(shell scripts/release-flags.sh)
+RELEASE = -c release $(shell scripts/release-flags.sh)
+
+# $(call release-objects,SCRATCH): SwiftPM's incremental build does not recompile when an
+# -Xfrontend flag changes (-function-sections, say): the release objects under SCRATCH are
+# removed when the flags differ from those they were built with.
+define release-objects
+	@flags='$(RELEASE)'; stamp=$(1)/release-flags.txt; \
+	if [ "$$(cat $$stamp 2>/dev/null)" != "$$flags" ]; then \
+		rm -rf "$$(readlink -f $(1)/release)"; mkdir -p $(1); echo "$$flags" >$$stamp; \
+	fi
+endef
 
 # The floor beside X11UI: scripts/floor-peer.c, a C client on the same libraries (Xlib, Xft,
 # cairo) with its tooltip drawn at start, measured the same way in the same run.
@@ -128,6 +140,7 @@ bench: deps $(STATIC_CXX)/libstdc++.so
 	$(FLOOR_PEER)
 	scripts/desktop-fonts.sh .build/desktop-fonts >/dev/null
 	$(SWIFT) build -c release --product tooltip-demo --scratch-path .build/plain
+	$(call release-objects,.build)
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
 	$(SWIFT) build $(RELEASE) --product tooltip-bench
 	.build/release/tooltip-bench --peer-floor .build/floor-peer $(BENCH_FONT_SETS)
@@ -135,6 +148,7 @@ bench: deps $(STATIC_CXX)/libstdc++.so
 # The order of the code run at start (see RELEASE), from the release demo run under callgrind.
 startup-order: deps $(STATIC_CXX)/libstdc++.so
 	$(call install,valgrind xdotool)
+	$(call release-objects,.build)
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
 	scripts/startup-order.sh .build/release/tooltip-demo scripts/startup-order.txt
 	@# The list is no input SwiftPM tracks: the next build links again because these are gone.
@@ -146,6 +160,7 @@ bench-gtk: deps $(STATIC_CXX)/libstdc++.so
 	mkdir -p .build
 	$(FLOOR_PEER)
 	cc -O2 -o .build/gtk-peer scripts/gtk-peer.c $$(pkg-config --cflags --libs gtk+-3.0)
+	$(call release-objects,.build)
 	$(SWIFT) build $(RELEASE) --product tooltip-demo
 	$(SWIFT) build $(RELEASE) --product tooltip-bench
 	scripts/desktop-fonts.sh .build/desktop-fonts >/dev/null
@@ -197,6 +212,7 @@ desktopfile = $(DESTDIR)$(PREFIX)/share/applications/tooltip-demo.desktop
 
 .build/install/release/tooltip-demo: Package.swift $(shell find Sources -type f)
 	@$(MAKE) --no-print-directory deps
+	$(call release-objects,.build/install)
 	$(SWIFT) build $(RELEASE) --scratch-path .build/install --product tooltip-demo
 
 release: .build/install/release/tooltip-demo
