@@ -20,6 +20,9 @@ struct FontSetMemory {
     let floor: Subject?
     let shows: Int
     let startupRuns: Int
+    /// Another build of `tooltip-demo`, whose sample scene starts in turns with this one's
+    /// (`--other-demo`: two builds compared in one run, under the same load).
+    var otherDemo: String? = nil
 
     func run() throws {
         let sets: [(name: String, environment: [String: String])] = [
@@ -46,12 +49,20 @@ struct FontSetMemory {
         let ours = sample.variant(name: "x11ui_sample.\(set.name)", environment: set.environment)
         var subjects = [ours]
         if let floor { subjects.insert(floor.variant(name: "floor.\(set.name)", environment: set.environment), at: 0) }
+        if let otherDemo {
+            subjects.append(
+                sample.variant(name: "x11ui_sample_other.\(set.name)", path: otherDemo, environment: set.environment))
+        }
         try bench.startup(subjects, runs: startupRuns)
         for stage in ["mapped", "painted"] {
-            if let theirs = bench.figures["floor.\(set.name).startup_\(stage)_median"]?.value,
-                let mine = bench.figures["\(ours.name).startup_\(stage)_median"]?.value, theirs > 0
-            {
+            let mine = bench.figures["\(ours.name).startup_\(stage)_median"]?.value
+            if let theirs = bench.figures["floor.\(set.name).startup_\(stage)_median"]?.value, let mine, theirs > 0 {
                 bench.report("\(ours.name).startup_\(stage)_ratio_to_floor", mine / theirs, "x")
+            }
+            if let other = bench.figures["x11ui_sample_other.\(set.name).startup_\(stage)_median"]?.value, let mine,
+                other > 0
+            {
+                bench.report("\(ours.name).startup_\(stage)_ratio_to_other", mine / other, "x")
             }
         }
     }

@@ -17,6 +17,7 @@ struct Options {
     var remote = true
     var peerGTK: String?
     var peerFloor: String?
+    var otherDemo: String?
     var onlyInProcess = false
     /// With `--only`: the in-process figures to measure (`motion`, `text`, `shaped`); nil: all.
     var inProcessParts: Set<String>?
@@ -62,12 +63,14 @@ while let argument = arguments.popFirst() {
     case "--desktop-fonts": options.desktopFonts = arguments.popFirst()
     case "--plain-demo": options.plainDemo = arguments.popFirst()
     case "--font-sets-only": options.onlyFontSets = true
+    case "--other-demo": options.otherDemo = arguments.popFirst()
     case "--startup-runs": options.startupRuns = Int(arguments.popFirst() ?? "") ?? options.startupRuns
     default:
         fail(
             "usage: tooltip-bench [--quick] [--trials N] [--cycles N] [--no-remote] [--peer-floor PATH] [--peer-gtk PATH]"
                 + " [--in-process-only] [--only motion,text,shaped] [--comparison-only]"
-                + " [--desktop-fonts FONTCONFIG_FILE [--plain-demo PATH] [--font-sets-only]]"
+                + " [--desktop-fonts FONTCONFIG_FILE [--plain-demo PATH] [--other-demo PATH] [--font-sets-only]]"
+                + " [--startup-runs N]"
         )
     }
 }
@@ -189,7 +192,7 @@ func machineDescription() -> String {
         }
         try FontSetMemory(
             bench: bench, sample: sample, demo: demo, desktopFonts: desktopFonts, plainDemo: options.plainDemo,
-            floor: floor, shows: options.shows, startupRuns: options.startupRuns
+            floor: floor, shows: options.shows, startupRuns: options.startupRuns, otherDemo: options.otherDemo
         ).run()
         if options.onlyFontSets { return }
     }
