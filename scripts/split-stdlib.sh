@@ -23,7 +23,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-folder=${1:-$here/../.build/split-stdlib}
+folder=${1:-$(cd "$here/.." && pwd)/.build/split-stdlib}
 swiftc=$(command -v swiftc) || { echo "split-stdlib: swiftc is not on PATH" >&2; exit 1; }
 bin=$(dirname "$(readlink -f "$swiftc")")
 static=$(cd "$bin/../lib/swift_static/linux" 2>/dev/null && pwd) ||
@@ -95,13 +95,16 @@ cp "$work/check.txt" "$folder/check.txt"
 {
 	echo '#!/bin/sh'
 	echo "# Written by scripts/split-stdlib.sh: $lld with the split standard library objects."
-	echo 'first=1'
+	echo 'first=1 added=0'
 	echo 'for argument in "$@"; do'
 	echo '	if [ $first = 1 ]; then set --; first=0; fi'
 	echo '	set -- "$@" "$argument"'
-	printf '	[ "$argument" = --start-group ] && set -- "$@"'
-	printf " '%s'" "${split[@]}"
+	echo '	if [ $added = 0 ] && [ "$argument" = --start-group ]; then'
+	printf '		set -- "$@"'
+	printf " '%s'" "${split[@]//\'/\'\\\'\'}"
 	echo
+	echo '		added=1'
+	echo '	fi'
 	echo 'done'
 	echo "exec '$lld' \"\$@\""
 } >"$folder/ld.lld"
