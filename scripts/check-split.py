@@ -38,27 +38,32 @@ def read_map(path, split_objects=()):
     """[(address, size, object, section, original offset)] of the input sections, sorted.
 
     For a split object's functions the section is ".text" and the original offset is where the
-    function was in it: the functions are the sections right after the symbol table (the
-    original's last section), in their original order, so it is the sum of the sizes of
-    those before it."""
+    function was in it: the functions' sections come after all the original sections, in their
+    original order, so it is the sum of the sizes of those before it."""
     originals = {}
     for obj in split_objects:
         listing = subprocess.run(["readelf", "-SW", obj], capture_output=True, text=True,
                                  check=True).stdout
-        offset, state, table, by_index = 0, "before", {}, {}
+        # split-text.py appends the functions' sections after all the original ones, then
+        # their relocation sections: read back from the end.
+        rows = []
         for line in listing.splitlines():
-            match = re.match(r"^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+\S+\s+\S+\s+(\S+)", line)
-            if not match:
-                continue
-            name, kind, size = match.group(1), match.group(2), int(match.group(3), 16)
-            if state == "before" and kind == "SYMTAB":
-                state = "functions"
-            elif state == "functions" and kind == "PROGBITS":
-                table[name] = None if name in table else offset
-                by_index[int(re.match(r"^\s*\[\s*(\d+)\]", line).group(1))] = offset
-                offset += size
-            elif state == "functions":
-                break
+            match = re.match(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+(\S+)\s+\S+\s+\S+\s+(\S+)", line)
+            if match:
+                rows.append((int(match.group(1)), match.group(2), match.group(3),
+                             int(match.group(4), 16)))
+        end = len(rows)
+        while end > 0 and rows[end - 1][2] == "RELA":
+            end -= 1
+        start = end
+        while start > 0 and rows[start - 1][2] == "PROGBITS" and \
+                rows[start - 1][1].startswith(".text."):
+            start -= 1
+        offset, table, by_index = 0, {}, {}
+        for index, name, _, size in rows[start:end]:
+            table[name] = None if name in table else offset
+            by_index[index] = offset
+            offset += size
         originals[os.path.abspath(obj)] = table
         split_starts[stem(obj)] = set(by_index.values())
         unplaceable.update((stem(obj), f) for f in before_strings(obj, by_index))
