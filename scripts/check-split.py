@@ -23,11 +23,10 @@ import sys
 
 
 def stem(path):
-    """The object a map line names: "lib.a(Swift.o)" and "/x/Swift.split.o" are both "Swift"."""
+    """The object a map line names: "lib.a(Swift.o)" and "/x/Swift.o" are both "Swift"."""
     member = re.search(r"\(([^()]+)\)$", path)
     name = os.path.basename(member.group(1) if member else path)
-    name = name[:-2] if name.endswith(".o") else name
-    return name[:-6] if name.endswith(".split") else name
+    return name[:-2] if name.endswith(".o") else name
 
 
 unplaceable = set()  # (object, original .text offset) of fields before a merged string
@@ -214,9 +213,6 @@ def disassemble(binary, places, only=None, listing=None):
         text = re.sub(r"# ([0-9a-f]+) <[^>]*>",
                       lambda m: "# " + places.name(int(m.group(1), 16)), text)
         text = re.sub(r"-?0x[0-9a-f]+\(%rip\)", "(%rip)", text)
-        text = re.sub(r"^(call|jmp)(\s+)([0-9a-f]+) <[^>]*>",
-                      lambda m: m.group(1) + m.group(2) + places.name(int(m.group(3), 16)),
-                      text)
         text = re.sub(r"^(\S+\s+)([0-9a-f]+) <[^>]*>",
                       lambda m: m.group(1) + places.name(int(m.group(2), 16)), text)
         code[place] = text.strip()
@@ -289,9 +285,7 @@ def main():
     for place in differences[:20]:
         print(f"{place}: {before[place]}  |  {after[place]}")
     # Jump tables: each case, in each link, read from the table the code loads.
-    function_starts = {}
-    for obj, offsets in split_starts.items():
-        function_starts[obj] = sorted(offsets)
+    function_starts = {obj: sorted(offsets) for obj, offsets in split_starts.items()}
 
     def function_of(place):
         """The function of a split .text a place is in, as (object, its start)."""
@@ -327,7 +321,6 @@ def main():
                 continue
         obj, rest = ours.name(start).split(":", 1)
         section, offset = rest.rsplit("+", 1)
-        k = bisect.bisect_right(ours.starts, start) - 1
         theirs_start = where.get((obj, section, 0))
         if theirs_start is None:
             differences.append(f"table {ours.name(start)}: not in the split link")

@@ -18,8 +18,8 @@
 # scripts/check-split.py compares the two instruction by instruction (every call, jump and
 # address, and every case of every jump table, must lead to the same place). An object that
 # cannot be split, or a failed check, leaves the toolchain's objects in use (a line on
-# standard error says so). The result is kept until the toolchain changes; a run takes about
-# a minute.
+# standard error says so). The result, or why there is none, is kept until the toolchain
+# changes; a run takes about a minute.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,7 +46,10 @@ flock 9
 key=$( (for pair in $objects; do stat -c '%n %s %Y' "$static/${pair%%:*}"; done
 	cat "$here/split-text.py" "$here/check-split.py" "$0") | cksum)
 if [ -f "$folder/key" ] && [ "$(cat "$folder/key")" = "$key" ]; then
-	exit 0
+	# Done before for this toolchain: the result, or why there is none.
+	[ -f "$folder/failed" ] || exit 0
+	echo "$(head -1 "$folder/failed") (found before: $folder/failed)" >&2
+	exit 1
 fi
 
 rm -rf "$folder"
@@ -54,6 +57,16 @@ mkdir -p "$folder/objects"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/original"
+
+# fail REASON [DETAILS]: the library's objects stay in use; kept, so that the next run for
+# this toolchain says so at once rather than trying again.
+fail() {
+	rm -rf "$folder/objects"
+	{ echo "$1; the library's objects stay"; [ -z "${2:-}" ] || cat "$2"; } >"$folder/failed"
+	echo "$key" >"$folder/key"
+	head -20 "$folder/failed" >&2
+	exit 1
+}
 
 split=()
 for pair in $objects; do
@@ -65,7 +78,7 @@ for pair in $objects; do
 		rm -f "$folder/objects/$member"
 	fi
 done
-[ ${#split[@]} -gt 0 ] || { echo "split-stdlib: nothing could be split; the library's objects stay" >&2; exit 1; }
+[ ${#split[@]} -gt 0 ] || fail "split-stdlib: nothing could be split"
 
 # The check. The split functions in reverse order, so that none stays where it was.
 originals=()
@@ -78,16 +91,13 @@ archives=()
 for pair in $objects; do archives+=("$static/${pair%%:*}"); done
 link=(-shared --no-gc-sections -z undefs --no-warn-symbol-ordering)
 "$lld" "${link[@]}" -o "$work/reference.so" -Map "$work/reference.map" "${originals[@]}" \
-	"${archives[@]}"
+	"${archives[@]}" 2>"$work/link.txt" || fail "split-stdlib: the original objects do not link" "$work/link.txt"
 "$lld" "${link[@]}" -o "$work/split.so" -Map "$work/split.map" \
-	--symbol-ordering-file="$work/order.txt" "${split[@]}" "${archives[@]}"
-if ! python3 "$here/check-split.py" "$work/reference.so" "$work/reference.map" \
-	"$work/split.so" "$work/split.map" "${split[@]}" >"$work/check.txt"; then
-	echo "split-stdlib: the split objects do not link as the originals; the library's objects stay:" >&2
-	head -20 "$work/check.txt" >&2
-	rm -rf "$folder"
-	exit 1
-fi
+	--symbol-ordering-file="$work/order.txt" "${split[@]}" "${archives[@]}" 2>"$work/link.txt" ||
+	fail "split-stdlib: the split objects do not link" "$work/link.txt"
+python3 "$here/check-split.py" "$work/reference.so" "$work/reference.map" \
+	"$work/split.so" "$work/split.map" "${split[@]}" >"$work/check.txt" ||
+	fail "split-stdlib: the split objects do not link as the originals" "$work/check.txt"
 cp "$work/check.txt" "$folder/check.txt"
 
 # The wrapper: the split objects first in the link's group (where the compiler's objects are),

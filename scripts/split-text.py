@@ -92,8 +92,6 @@ def resolved_references(path):
                 address = int(parts[0].strip()[:-1], 16)
             except ValueError:
                 continue
-            if parts[1].strip() == "" and parts[2].startswith("R_X86_64"):
-                continue
             code = bytes.fromhex(parts[1].replace(" ", ""))
             instructions.append((address, code, parts[2]))
         elif len(parts) >= 4 and parts[3].split(":")[0].strip() and "R_X86_64" in line:
@@ -183,13 +181,14 @@ def split(blob, path):
         if sections[sections[rela_index].info].name == ".eh_frame":
             frames.update(e[2] for e in entries
                           if e[1] >> 32 in section_symbols and e[1] & 0xFFFFFFFF == R_X86_64_PC32)
-    inside = [(start, start + size) for start, size in functions if size > 0]
-    inside.sort()
+    inside = sorted((start, start + size) for start, size in functions if size > 0)
     firsts = [a for a, _ in inside]
 
     def within_function(offset):
+        """Whether offset is inside a function's symbol, past its start (functions do not
+        overlap: checked below)."""
         k = bisect.bisect_right(firsts, offset) - 1
-        return k >= 0 and any(a < offset < b for a, b in inside[max(0, k - 8):k + 1])
+        return k >= 0 and inside[k][0] < offset < inside[k][1]
 
     starts = sorted({start for start, _ in functions} | {0}
                     | {f for f in frames if not within_function(f)})
@@ -214,13 +213,10 @@ def split(blob, path):
     ends = starts[1:] + [text.size]
 
     def chunk_of(offset, allow_end=False):
-        """The function containing offset (or ending at it, when allow_end)."""
+        """The function containing offset (the last one for the end of .text, when allow_end)."""
         if offset < 0 or offset > text.size or (offset == text.size and not allow_end):
             return None
-        k = bisect.bisect_right(starts, offset) - 1
-        if offset == text.size:
-            return len(starts) - 1
-        return k
+        return bisect.bisect_right(starts, offset) - 1
 
     # Jump tables. Code loads a table's start with a PC-relative lea of "data section +
     # offset"; the table is a run of 4-byte PC-relative entries to .text from there on.
@@ -306,6 +302,9 @@ def split(blob, path):
     stem = os.path.basename(path).rsplit(".", 1)[0]
     shift = count + len(unnamed)
 
+    def private_name(k):
+        return f"{stem}.private.{starts[k]:x}"
+
     def renumber(symbol):
         return symbol if symbol < first_global else symbol + shift
 
@@ -349,22 +348,19 @@ def split(blob, path):
                 entry[1], entry[2] = info, addend
         if moving:
             entries.clear()
-            sections[rela_index].size = 0
 
     # Symbols: those in .text point into their function's section; the new section symbols
     # follow the locals.
     for s in symbols:
         if s[3] == text_index and s[1] & 0xF != STT_SECTION:
             k = chunk_of(s[4], allow_end=True)
-            if s[4] == text.size:
-                k = count - 1
             s[3], s[4] = chunk_section[k], s[4] - starts[k]
     strings = bytearray(strtab)
     private = []
     for k in unnamed:
         private.append([len(strings), STT_FUNC | (STB_LOCAL << 4), 0, chunk_section[k], 0,
                         ends[k] - starts[k]])
-        strings.extend(f"{stem}.private.{starts[k]:x}".encode() + b"\0")
+        strings.extend(private_name(k).encode() + b"\0")
     new_symbols = (symbols[:first_global]
                    + [[0, STT_SECTION | (STB_LOCAL << 4), 0, chunk_section[k], 0, 0]
                       for k in range(count)]
@@ -390,8 +386,7 @@ def split(blob, path):
         while align < text.align and starts[k] % (align * 2) == 0:
             align *= 2
         section = Section((0, text.type, text.flags, 0, 0, len(body), 0, 0, align, 0), body)
-        section.name = ".text." + first_symbol_name.get(chunk_section[k],
-                                                        f"{stem}.private.{starts[k]:x}")
+        section.name = ".text." + first_symbol_name.get(chunk_section[k], private_name(k))
         added.append(section)
     for k in range(count):
         if text_relocations[k]:
