@@ -131,6 +131,20 @@ private func lookup(_ text: String, _ names: [String] = names, _ classes: [Strin
         #expect(db.string("app.v") == nil)
         #expect(XResources("").entries.isEmpty)
     }
+
+    /// The tooltip attributes are kept when parsing by name (`toolTip.maxWidth`) and by class
+    /// (`ToolTip.MaxWidth`), so each is listed in both spellings.
+    @Test func everyToolTipAttributeIsKeptByNameAndByClass() {
+        let attributes = ToolTipController.resourceAttributes
+        #expect(attributes.count == 30)
+        for attribute in attributes {
+            let first = String(attribute.prefix(1))
+            let other = (first == first.uppercased() ? first.lowercased() : first.uppercased()) + attribute.dropFirst()
+            #expect(attributes.contains(other), "\(attribute) without \(other)")
+        }
+        let text = "*ToolTip.MaxWidth: 300\n*toolTip.initialDelay: 200\n*toolTip.other: 1"
+        #expect(XResources(text, attributes: attributes).entries.count == 2)
+    }
 }
 
 @Suite struct ColorParsingTests {

@@ -27,14 +27,14 @@ extension Application {
 }
 
 extension ToolTipController {
-    /// The attributes read below, by name and by class.
-    nonisolated static let resourceAttributes: Set<String> = {
-        let names = [
-            "style", "background", "foreground", "border", "font", "fontSize", "maxWidth", "maxHeight",
-            "cornerRadius", "padding", "initialDelay", "browseDelay", "browseTimeout", "hoverGrace", "autoHide",
-        ]
-        return Set(names + names.map { $0.prefix(1).uppercased() + $0.dropFirst() })
-    }()
+    /// The attributes read below, by name and by class. Written out rather than capitalized at
+    /// start-up: the first `uppercased()` of a program costs 0.15 ms.
+    nonisolated static let resourceAttributes: Set<String> = [
+        "style", "background", "foreground", "border", "font", "fontSize", "maxWidth", "maxHeight",
+        "cornerRadius", "padding", "initialDelay", "browseDelay", "browseTimeout", "hoverGrace", "autoHide",
+        "Style", "Background", "Foreground", "Border", "Font", "FontSize", "MaxWidth", "MaxHeight",
+        "CornerRadius", "Padding", "InitialDelay", "BrowseDelay", "BrowseTimeout", "HoverGrace", "AutoHide",
+    ]
 
     /// Sets the default style and timings from the resources.
     func apply(_ reader: ResourceReader) {
