@@ -104,6 +104,10 @@ try? FileManager.default.createDirectory(atPath: options.output, withIntermediat
 
     func click(_ id: String, name: String) throws {
         guard let frame = frames[id] else { fail("no view \(id)") }
+        // The tooltip shown before is gone first: under a compositor it fades out, and while
+        // it is still mapped it would be taken for the clicked one and widen the shot.
+        probe.movePointer(to: park.0, park.1)
+        _ = wait(timeout: 2) { probe.mappedPopups().isEmpty }
         probe.movePointer(to: frame.midX, frame.midY)
         usleep(50_000)
         probe.click()
