@@ -35,7 +35,7 @@ final class SharedFace {
     enum Source {
         /// A stream reading the file through a few cached blocks (closed by FreeType with the
         /// face).
-        case stream(UnsafeMutablePointer<FT_StreamRec>, BlockStream)
+        case stream(BlockStream)
         /// A read-only map of the whole file, unmapped after the face is done.
         case mapping(UnsafeMutableRawPointer, Int)
     }
@@ -59,10 +59,7 @@ final class SharedFace {
 
     deinit {
         FT_Done_Face(face)  // frees the sizes left
-        switch source {
-        case .stream(let stream, _): stream.deallocate()
-        case .mapping(let base, let size): munmap(base, size)
-        }
+        if case .mapping(let base, let size) = source { munmap(base, size) }
     }
 
     /// Opens face `index` of an open file, from a map of it when `mapped`, else through a
@@ -82,17 +79,13 @@ final class SharedFace {
             arguments.memory_size = FT_Long(file.size)
         } else {
             let blocks = BlockStream(file: file)
-            let stream = blocks.makeStream()
-            source = .stream(stream, blocks)
+            source = .stream(blocks)
             arguments.flags = FT_UInt(FT_OPEN_STREAM)
-            arguments.stream = stream
+            arguments.stream = blocks.stream
         }
         var face: FT_Face?
         guard FT_Open_Face(library.library, &arguments, FT_Long(index), &face) == 0, let face else {
-            switch source {
-            case .stream(let stream, _): stream.deallocate()
-            case .mapping(let base, let size): munmap(base, size)
-            }
+            if case .mapping(let base, let size) = source { munmap(base, size) }
             return nil
         }
         if case .mapping(let base, let size) = source {
@@ -112,7 +105,7 @@ final class SharedFace {
 /// before the sample scene's first paint (about 0.3 ms). Eight blocks of 4 KB, the least
 /// recently used replaced, serve the same reads with about 30 (tables and glyphs of a text lie
 /// close together). A read of a block or more goes to the file directly. The blocks are the
-/// stream's only memory, 32 KB, allocated with the first small read.
+/// stream's only memory, 32 KB, whose pages become resident as blocks are read into them.
 ///
 /// FreeType calls the read for every piece, so it works on plain memory (`State`), not on this
 /// object's properties, which would cost an exclusivity check per access.
@@ -131,8 +124,8 @@ final class BlockStream {
     struct State {
         let descriptor: Int32
         let size: Int
-        /// The blocks' bytes, `blockCount` × `blockSize`, allocated at the first small read.
-        var storage: UnsafeMutableRawPointer?
+        /// The blocks' bytes, `blockCount` × `blockSize`.
+        let storage: UnsafeMutableRawPointer
         let slots: UnsafeMutablePointer<Slot>
         var clock: UInt = 0
         /// The slot used last, looked at first.
@@ -141,6 +134,9 @@ final class BlockStream {
     }
 
     private let state: UnsafeMutablePointer<State>
+    /// The stream for `FT_Open_Face`, which reads through this object: the face must be done
+    /// before this object is.
+    let stream: UnsafeMutablePointer<FT_StreamRec>
 
     /// How many times the file was read (for tests).
     var fileReads: Int { state.pointee.fileReads }
@@ -148,27 +144,25 @@ final class BlockStream {
     init(file: FontFile) {
         let slots = UnsafeMutablePointer<Slot>.allocate(capacity: Self.blockCount)
         slots.initialize(repeating: Slot(), count: Self.blockCount)
+        let storage = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.blockSize * Self.blockCount, alignment: Self.blockSize)
         state = .allocate(capacity: 1)
-        state.initialize(to: State(descriptor: file.descriptor, size: file.size, slots: slots))
-    }
-
-    deinit {
-        state.pointee.storage?.deallocate()
-        state.pointee.slots.deallocate()
-        state.deallocate()
-    }
-
-    /// A stream for `FT_Open_Face` that reads through this object, which must outlive it.
-    func makeStream() -> UnsafeMutablePointer<FT_StreamRec> {
-        let stream = UnsafeMutablePointer<FT_StreamRec>.allocate(capacity: 1)
+        state.initialize(to: State(descriptor: file.descriptor, size: file.size, storage: storage, slots: slots))
+        stream = .allocate(capacity: 1)
         stream.initialize(to: FT_StreamRec())
         stream.pointee.descriptor.pointer = UnsafeMutableRawPointer(state)
-        stream.pointee.size = UInt(state.pointee.size)
+        stream.pointee.size = UInt(file.size)
         stream.pointee.read = { stream, offset, buffer, count in
             guard let stream, let state = stream.pointee.descriptor.pointer else { return 0 }
             return UInt(BlockStream.read(state.assumingMemoryBound(to: State.self), Int(offset), buffer, Int(count)))
         }
-        return stream
+    }
+
+    deinit {
+        stream.deallocate()
+        state.pointee.storage.deallocate()
+        state.pointee.slots.deallocate()
+        state.deallocate()
     }
 
     /// FreeType's read: copies up to `count` bytes at `offset` into `buffer` and returns how
@@ -207,13 +201,7 @@ final class BlockStream {
         state.pointee.clock &+= 1
         let clock = state.pointee.clock
         let slots = state.pointee.slots
-        let storage: UnsafeMutableRawPointer
-        if let allocated = state.pointee.storage {
-            storage = allocated
-        } else {
-            storage = .allocate(byteCount: blockSize * blockCount, alignment: blockSize)
-            state.pointee.storage = storage
-        }
+        let storage = state.pointee.storage
         let last = state.pointee.last
         if slots[last].number == number {
             slots[last].use = clock

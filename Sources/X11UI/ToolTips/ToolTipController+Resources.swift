@@ -27,8 +27,9 @@ extension Application {
 }
 
 extension ToolTipController {
-    /// The attributes read below, by name and by class. Written out rather than capitalized at
-    /// start-up: the first `uppercased()` of a program costs 0.15 ms.
+    /// The attributes read below, by name and by class. Written out: made at start-up with
+    /// `map`, `uppercased()` and concatenation, they cost 0.13 M instructions, mostly the
+    /// runtime's conformance lookups for that generic code.
     nonisolated static let resourceAttributes: Set<String> = [
         "style", "background", "foreground", "border", "font", "fontSize", "maxWidth", "maxHeight",
         "cornerRadius", "padding", "initialDelay", "browseDelay", "browseTimeout", "hoverGrace", "autoHide",
