@@ -72,9 +72,9 @@ final class DemoWindow {
 extension DemoWindow {
     /// Starts filling the sample scene's cart from a simulated stream (`--stream-cart`);
     /// returns false when the window has no sample scene.
-    func streamCart(every interval: Duration) -> Bool {
+    func streamCart(every interval: Duration, count: Int) -> Bool {
         guard let sample else { return false }
-        sample.streamCart(every: interval)
+        sample.streamCart(every: interval, count: count)
         return true
     }
 }

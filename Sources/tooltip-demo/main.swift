@@ -17,15 +17,18 @@ func warn(_ message: String) {
 }
 
 let usage = """
-    usage: tooltip-demo [--scene all|sample|icons|placements] [--display NAME] [--stream-cart [MS]]
+    usage: tooltip-demo [--scene all|sample|icons|placements] [--display NAME]
+                        [--stream-cart [MS]] [--stream-items N]
                         [--appearance light|dark|high-contrast|high-contrast-dark]
-      --stream-cart  an async task fills the cart, one item every MS milliseconds (1000)
-      --appearance   the program's own appearance instead of the desktop's
+      --stream-cart   an async task fills the cart, one item every MS milliseconds (1000)
+      --stream-items  how many items the stream brings (10)
+      --appearance    the program's own appearance instead of the desktop's
     """
 
 var sceneName = "all"
 var displayName: String?
 var cartStreamInterval: Duration?
+var cartStreamCount = 10
 var appearance: Appearance?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -44,6 +47,11 @@ while let argument = arguments.popFirst() {
         } else {
             cartStreamInterval = .seconds(1)
         }
+    case "--stream-items":
+        guard let next = arguments.popFirst(), let count = Int(next), count > 0 else {
+            die("--stream-items needs a positive number of items")
+        }
+        cartStreamCount = count
     case "--appearance":
         let names: [String: Appearance] = [
             "light": .light, "dark": .dark, "high-contrast": .highContrast, "high-contrast-dark": .highContrastDark,
@@ -71,7 +79,7 @@ do {
 app.preferredAppearance = appearance
 guard let demo = DemoWindow(scene: sceneName) else { die("unknown scene \"\(sceneName)\"\n\(usage)") }
 demo.window.show()
-if let cartStreamInterval, !demo.streamCart(every: cartStreamInterval) {
+if let cartStreamInterval, !demo.streamCart(every: cartStreamInterval, count: cartStreamCount) {
     die("--stream-cart needs the sample scene")
 }
 do {

@@ -55,8 +55,12 @@ struct AsyncExampleTests {
 @Suite(.serialized)
 struct DemoCartStreamTests {
     @Test func theStreamedCartUpdatesTheShownTooltipInPlace() throws {
+        // The stream starts with the program and would end after ten items, 2.5 s: on a loaded
+        // host the tooltip may show after its last item, and no update would come to see. A
+        // longer stream keeps items arriving however long the start and the hover take.
         let session = try ProgramSession(
-            arguments: ["--scene", "sample", "--stream-cart", "250"], readyView: "cart-button")
+            arguments: ["--scene", "sample", "--stream-cart", "250", "--stream-items", "1000"],
+            readyView: "cart-button")
         let probe = session.probe
         let cart = try session.frame("cart-button")
         probe.movePointer(to: cart.midX, cart.midY)

@@ -116,6 +116,13 @@ import X11TestSupport
         #expect(stderr2.hasPrefix("tooltip-demo: --display needs a display name"))
     }
 
+    @Test(arguments: [[], ["0"], ["-3"], ["many"], ["--scene"]])
+    func streamItemsWithoutAPositiveCountIsAnError(value: [String]) throws {
+        let (status, stderr, _) = try runDemo(display: ":9999", arguments: ["--stream-items"] + value)
+        #expect(status == 1)
+        #expect(stderr == "tooltip-demo: --stream-items needs a positive number of items\n")
+    }
+
     /// In a process of its own (an exit test): standard error is the process's, and in the test
     /// process other tests write to it meanwhile (Swift Testing's own lines name arguments with
     /// escapes in them), which a capture there would take for X11UI's.
