@@ -31,7 +31,8 @@ public final class ProgramProcess: @unchecked Sendable {
 
     /// Starts a program built next to the running binary.
     public init(
-        _ name: String, arguments: [String] = [], display: String, environment: [String: String] = [:]
+        _ name: String, arguments: [String] = [], display: String, environment: [String: String] = [:],
+        stdout: ChildProcess.Output = .null
     ) throws {
         inspectorPath = NSTemporaryDirectory() + "x11ui-inspect-\(UUID().uuidString).jsonl"
         var env = ProcessInfo.processInfo.environment
@@ -44,7 +45,7 @@ public final class ProgramProcess: @unchecked Sendable {
         env["AT_SPI_BUS_ADDRESS"] = nil
         for (key, value) in environment { env[key] = value }
         process = try ChildProcess(
-            ProgramProcess.executablePath(name), arguments, environment: env, stdout: .null, stderr: .pipe)
+            ProgramProcess.executablePath(name), arguments, environment: env, stdout: stdout, stderr: .pipe)
     }
 
     deinit {

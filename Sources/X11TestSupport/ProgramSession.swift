@@ -19,7 +19,7 @@ public final class ProgramSession: @unchecked Sendable {
         _ program: String = "tooltip-demo", arguments: [String] = [], readyView: String,
         alsoReady: [String] = [], composited: Bool = false,
         width: Int = 1280, height: Int = 800, serverArguments: [String] = [], environment: [String: String] = [:],
-        xsettings: [String: XSettingsManager.Value]? = nil
+        xsettings: [String: XSettingsManager.Value]? = nil, stdout: ChildProcess.Output = .null
     ) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
         let display = server.display
@@ -34,7 +34,7 @@ public final class ProgramSession: @unchecked Sendable {
             _ = wait(timeout: 5) { probe.selectionOwner("_NET_WM_CM_S0") != 0 }
         }
         self.program = try ProgramProcess(
-            program, arguments: arguments, display: server.display, environment: environment)
+            program, arguments: arguments, display: server.display, environment: environment, stdout: stdout)
         guard self.program.waitForView(readyView) != nil, alsoReady.allSatisfy({ self.program.waitForView($0) != nil })
         else {
             throw XvfbServer.StartError(

@@ -102,6 +102,9 @@ final class ProtocolProxyTests {
             let demo = try ProgramProcess("tooltip-demo", arguments: ["--scene", "sample"], display: proxy.display)
             defer { demo.stop() }
             #expect(demo.waitForView("text-view") != nil)
+            // The inspector reports the layout before the window maps: the map request may
+            // still be on its way through the proxy.
+            wait(timeout: 5) { proxy.countsAtFirstMap != nil }
             let atMap = try #require(proxy.countsAtFirstMap)
             let getProperty: UInt8 = 20
             propertiesRead.append(atMap.opcodes[getProperty] ?? 0)

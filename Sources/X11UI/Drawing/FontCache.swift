@@ -10,6 +10,8 @@ final class FontCache {
     private let library = FreeTypeLibrary()
     /// Fontconfig's choices of primary faces, shared by the sizes of a family and weight.
     let matcher: FontMatcher
+    /// Fontconfig's answers of earlier runs (nil without a cache folder).
+    let matchStore: FontMatchStore?
     /// The scale applied to font sizes (the desktop's dpi, else `Xft.dpi`, over 96).
     private(set) var scale: Double
     /// How glyphs are rendered, as the desktop asks.
@@ -22,6 +24,7 @@ final class FontCache {
         self.connection = connection
         scale = connection.dpi / 96
         matcher = FontMatcher(connection: connection)
+        matchStore = FontMatchStore.shared
         Self.disableUnreferencedFontCache(connection)
     }
 
@@ -46,7 +49,8 @@ final class FontCache {
     func fontSet(for font: Font) -> FontSet {
         if let set = sets[font] { return set }
         let set = FontSet(
-            font: font, scale: scale, options: options, connection: connection, library: library, matcher: matcher)
+            font: font, scale: scale, options: options, connection: connection, library: library, matcher: matcher,
+            store: matchStore)
         sets[font] = set
         return set
     }
@@ -61,10 +65,13 @@ final class FontCache {
     /// own (Noto Sans CJK: 0.45 MB of its 1 MB, DejaVu Sans all of its 0.1 MB), so freed they
     /// stay in the heap among what lives on; `malloc_trim` gives the heap's free pages back to
     /// the kernel when a face went.
+    ///
+    /// Fontconfig's new answers are written to the store then too, after the turn's painting.
     func releaseFaces() {
         var released = 0
         for set in sets.values { released += set.releaseFaces() }
         if released > 0 { malloc_trim(0) }
+        matchStore?.saveIfNeeded()
     }
 
     /// Takes a new scale and rendering options; when either changed, the fonts open go (each is

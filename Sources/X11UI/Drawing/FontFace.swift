@@ -190,15 +190,25 @@ final class FontFace {
 
     /// Matches `pattern` and opens the best font for it; nil when fontconfig has none. A
     /// `matcher` remembers its choices across sizes (primary faces); fallbacks, which ask for
-    /// a character, match afresh.
+    /// a character, match afresh. A `store` answers a request asked in an earlier run without
+    /// fontconfig, and keeps fontconfig's answer to a new one; a stored answer whose font
+    /// cannot be opened any more drops the store's answers, and fontconfig is asked.
     static func open(
-        pattern: OpaquePointer, connection: DisplayConnection, library: FreeTypeLibrary?, matcher: FontMatcher? = nil
+        pattern: OpaquePointer, connection: DisplayConnection, library: FreeTypeLibrary?, matcher: FontMatcher? = nil,
+        store: FontMatchStore? = nil
     ) -> FontFace? {
+        let key = store != nil ? FontMatchStore.key(for: pattern, connection: connection) : nil
+        if let key, let store, let stored = store.match(forKey: key) {
+            if let face = open(match: stored, connection: connection, library: library) { return face }
+            store.discard()
+        }
         var result = FcResultNoMatch
         guard
             let match = matcher.map({ $0.match(pattern) })
                 ?? XftFontMatch(connection.display, connection.screen, pattern, &result)
         else { return nil }
+        // Kept before opening changes the match (its file name goes for the face).
+        if let key, let store { store.remember(match, forKey: key) }
         return open(match: match, connection: connection, library: library)
     }
 

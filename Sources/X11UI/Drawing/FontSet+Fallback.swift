@@ -56,7 +56,9 @@ extension FontSet {
         } else {
             FcPatternAddBool(pattern, "scalable", 1)
         }
-        guard let face = FontFace.open(pattern: pattern, connection: connection, library: library) else { return nil }
+        guard let face = FontFace.open(pattern: pattern, connection: connection, library: library, store: store) else {
+            return nil
+        }
         guard face.has(value), !color || Self.isColor(face.font) else {
             return nil
         }

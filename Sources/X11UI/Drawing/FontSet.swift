@@ -68,6 +68,8 @@ final class FontSet: TextMeasuring {
     var fontFaces: [FontFace] = []
     var faces: [UnsafeMutablePointer<XftFont>] = []
     let library: FreeTypeLibrary?
+    /// Where fontconfig's answers are kept between runs (fallbacks are asked for there too).
+    let store: FontMatchStore?
     /// Face index per Unicode scalar, for scalars seen before; -1: no face has it.
     var faceCache: [UInt32: Int32] = [:]
     /// HarfBuzz fonts by face index, made when a face first shapes a run, and the size each
@@ -103,10 +105,11 @@ final class FontSet: TextMeasuring {
     init(
         font: Font, scale: Double, options: FontRenderingOptions = FontRenderingOptions(),
         connection: DisplayConnection,
-        library: FreeTypeLibrary?, matcher: FontMatcher? = nil
+        library: FreeTypeLibrary?, matcher: FontMatcher? = nil, store: FontMatchStore? = nil
     ) {
         self.connection = connection
         self.library = library
+        self.store = store
         let pixelSize = max(1, (font.size * scale).rounded())
         let pattern = FcPatternCreate()!
         FcPatternAddString(pattern, "family", font.family)
@@ -115,7 +118,9 @@ final class FontSet: TextMeasuring {
         // In the request, so that the fallbacks (copies of it) render alike.
         options.apply(to: pattern)
         request = pattern
-        if let primary = FontFace.open(pattern: pattern, connection: connection, library: library, matcher: matcher) {
+        if let primary = FontFace.open(
+            pattern: pattern, connection: connection, library: library, matcher: matcher, store: store)
+        {
             fontFaces = [primary]
             faces = [primary.font]
             ascent = Double(primary.font.pointee.ascent)

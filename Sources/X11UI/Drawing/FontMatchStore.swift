@@ -1,0 +1,327 @@
+internal import CX11
+internal import Glibc
+
+/// Fontconfig's answers to a program's font requests, kept from one run to the next in the
+/// user's cache folder, so that a program asking for the fonts it asked for before opens them
+/// without loading fontconfig's configuration.
+///
+/// Loading the configuration is most of what a program does before its first window maps:
+/// Debian's 60 or so XML files, 30 million instructions, parsed again by every program that
+/// matches a font. Once the answers are known, opening a font needs only the match: its file,
+/// face index, size and rendering options, and the character set Xft and X11UI look characters
+/// up in. So the store keeps, for each request, the match fontconfig gave, value for value
+/// (doubles by their bits, character sets page by page), and gives it back as a new pattern
+/// that `FcPatternEqual` finds equal to the one fontconfig made; a match that does not come
+/// back equal is not kept.
+///
+/// An answer holds while everything it came from is as it was:
+/// - the request, with the values `XftDefaultSubstitute` adds to it (the display's dpi,
+///   subpixel order and `Xft.*` resources), and fontconfig's own defaults (language, program
+///   name), which are the key;
+/// - the environment fontconfig reads (`FONTCONFIG_FILE`, `FONTCONFIG_PATH`,
+///   `FONTCONFIG_SYSROOT`, the locale's variables, `HOME`, the XDG folders) and fontconfig's
+///   version: these name the file, and the file repeats them;
+/// - the configuration's files and the folders they are in, its font folders and every folder
+///   under them, and the user's configuration files, there or not: the store records each
+///   one's device, inode, size and change times, and a start that finds any of them changed
+///   (a font installed or removed, a configuration file edited, added or removed) drops every
+///   answer and asks fontconfig again. This is the test fontconfig applies to its own caches
+///   (a folder's times), made stricter (its configuration files too).
+///
+/// A stored match whose font can no longer be opened also drops the store. Nothing here is
+/// needed for correctness: without a cache folder, or with one that cannot be written, fonts
+/// are matched as before.
+@MainActor
+final class FontMatchStore {
+    /// The process's store, in the user's cache folder; nil without one, or when
+    /// `X11UI_FONT_MATCHES` is `0` (every font is matched by fontconfig, as on a first start).
+    static let shared: FontMatchStore? = Environment.value("X11UI_FONT_MATCHES") == "0" ? nil : FontMatchStore()
+
+    /// The store's file: `font-matches-<hash of the environment>` in `folder`.
+    let path: String
+    let folder: String
+    /// The environment the answers hold in (see the type's comment), as written in the file.
+    let environment: String
+    /// The answers: request key → match, both as `FontPatternText.serialize(_:)` writes them.
+    private var answers: [String: String] = [:]
+    /// The paths whose state the answers depend on, with that state (`-` when missing).
+    private var watched: [(path: String, state: String)] = []
+    /// Whether answers were added since the file was read or written.
+    private(set) var isDirty = false
+    /// How many requests were answered from the store, and how many were not (for tests).
+    private(set) var hits = 0
+    private(set) var misses = 0
+    /// Whether the file was read and found to hold (for tests).
+    private(set) var loadedValid = false
+    /// The store files kept in the folder at most; older ones go when a new one is written.
+    static let filesKept = 16
+    static let formatLine = "X11UI font matches 1"
+
+    /// The variables fontconfig reads to find its configuration and to pick a language.
+    static let environmentVariables = [
+        "FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "FC_LANG", "LC_ALL", "LC_CTYPE", "LANG",
+        "LANGUAGE", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS",
+    ]
+
+    /// The store for this process's environment in `folder` (else `$XDG_CACHE_HOME/x11ui`,
+    /// else `~/.cache/x11ui`), read now; nil when there is no such folder to use.
+    init?(folder: String? = nil) {
+        guard let folder = folder ?? Self.defaultFolder() else { return nil }
+        var environment = "\(Self.formatLine)\nfontconfig \(FcGetVersion())\n"
+        for name in Self.environmentVariables {
+            if let value = getenv(name) {
+                environment += "\(name)=\(FontPatternText.escape(String(cString: value)))\n"
+            } else {
+                environment += "\(name) unset\n"
+            }
+        }
+        self.folder = folder
+        self.environment = environment
+        path = folder + "/font-matches-" + Self.hexHash(environment)
+        load()
+    }
+
+    /// `$XDG_CACHE_HOME/x11ui` when that is an absolute path, else `$HOME/.cache/x11ui`.
+    static func defaultFolder() -> String? {
+        if let cache = getenv("XDG_CACHE_HOME"), cache.pointee == 0x2F {
+            return String(cString: cache) + "/x11ui"
+        }
+        guard let home = getenv("HOME"), home.pointee == 0x2F else { return nil }
+        return String(cString: home) + "/.cache/x11ui"
+    }
+
+    // MARK: - Answers
+
+    /// The key of a request: the request with what `XftDefaultSubstitute` adds to it for this
+    /// display (on a copy); nil when the request cannot be written out.
+    static func key(for pattern: OpaquePointer, connection: DisplayConnection) -> String? {
+        guard connection.isUsable, let copy = FcPatternDuplicate(pattern) else { return nil }
+        defer { FcPatternDestroy(copy) }
+        XftDefaultSubstitute(connection.display, connection.screen, copy)
+        return FontPatternText.serialize(copy)
+    }
+
+    /// The stored match for a request key, as a new pattern the caller owns; nil when there is
+    /// none.
+    func match(forKey key: String) -> OpaquePointer? {
+        guard let text = answers[key], let match = FontPatternText.deserialize(text) else {
+            misses += 1
+            return nil
+        }
+        hits += 1
+        return match
+    }
+
+    /// Keeps fontconfig's match for a request key, when it can be written out and read back
+    /// equal. The first answer of a store that holds none records the paths the answers depend
+    /// on (fontconfig has loaded its configuration to give it).
+    func remember(_ match: OpaquePointer, forKey key: String) {
+        guard let text = FontPatternText.serialize(match), let back = FontPatternText.deserialize(text) else { return }
+        defer { FcPatternDestroy(back) }
+        guard FcPatternEqual(match, back) != 0 else { return }
+        if watched.isEmpty {
+            watched = Self.configurationPaths().map { ($0, Self.state(of: $0)) }
+            guard !watched.isEmpty else { return }
+        }
+        answers[key] = text
+        isDirty = true
+    }
+
+    /// Drops every answer (a stored match named a font that cannot be opened) and the file.
+    func discard() {
+        answers.removeAll()
+        watched.removeAll()
+        isDirty = false
+        unlink(path)
+    }
+
+    // MARK: - The file
+
+    /// Reads the file; keeps its answers when its environment is this one and every watched
+    /// path is as it was.
+    private func load() {
+        guard let text = Self.read(path) else { return }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        let environmentLines = environment.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        for expected in environmentLines {
+            guard let line = lines.popFirst(), line == expected else { return }
+        }
+        var watched: [(path: String, state: String)] = []
+        var answers: [String: String] = [:]
+        for line in lines where !line.isEmpty {
+            if line.hasPrefix("path ") {
+                guard let tab = line.firstIndex(of: "\t") else { return }
+                let state = String(line[line.index(line.startIndex, offsetBy: 5)..<tab])
+                let path = FontPatternText.unescape(line[line.index(after: tab)...])
+                guard Self.state(of: path) == state else { return }
+                watched.append((path, state))
+            } else if line.hasPrefix("match ") {
+                guard let tab = line.firstIndex(of: "\t") else { return }
+                answers[String(line[line.index(line.startIndex, offsetBy: 6)..<tab])] = String(
+                    line[line.index(after: tab)...])
+            } else {
+                return
+            }
+        }
+        guard !watched.isEmpty else { return }
+        self.watched = watched
+        self.answers = answers
+        loadedValid = true
+    }
+
+    /// Writes the answers when some were added: to a new file beside the store's, renamed over
+    /// it, so a program reading it meanwhile reads the old or the new one whole. Returns
+    /// whether the file holds the answers now.
+    @discardableResult
+    func saveIfNeeded() -> Bool {
+        guard isDirty else { return true }
+        isDirty = false
+        guard Self.makeFolders(folder) else { return false }
+        var text = environment
+        for entry in watched { text += "path \(entry.state)\t\(FontPatternText.escape(entry.path))\n" }
+        for (key, value) in answers.sorted(by: { $0.key < $1.key }) { text += "match \(key)\t\(value)\n" }
+        let temporary = "\(path).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return false }
+        var written = true
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    written = false
+                    return
+                }
+                offset += count
+            }
+        }
+        close(descriptor)
+        guard written, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        removeOldFiles()
+        return true
+    }
+
+    /// Keeps the `filesKept` newest store files of the folder (other environments' stores: a
+    /// program run with a configuration of its own, a test's).
+    private func removeOldFiles() {
+        guard let directory = opendir(folder) else { return }
+        var stores: [(name: String, changed: Int)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("font-matches-"), !name.hasSuffix(".tmp") else { continue }
+            var status = stat()
+            guard stat(folder + "/" + name, &status) == 0 else { continue }
+            stores.append((name, status.st_mtim.tv_sec))
+        }
+        closedir(directory)
+        guard stores.count > Self.filesKept else { return }
+        for old in stores.sorted(by: { $0.changed > $1.changed }).dropFirst(Self.filesKept) {
+            unlink(folder + "/" + old.name)
+        }
+    }
+
+    /// Creates `folder` and the folders above it that are missing, readable by the user alone.
+    private static func makeFolders(_ folder: String) -> Bool {
+        var status = stat()
+        if stat(folder, &status) == 0 { return (status.st_mode & S_IFMT) == S_IFDIR }
+        guard let slash = folder.lastIndex(of: "/"), slash > folder.startIndex else { return false }
+        guard makeFolders(String(folder[..<slash])) else { return false }
+        return mkdir(folder, 0o700) == 0 || errno == EEXIST
+    }
+
+    /// The whole of a small file; nil when it cannot be read.
+    private static func read(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0, status.st_size < 16 << 20 else { return nil }
+        let size = Int(status.st_size)
+        var complete = true
+        let text = String(unsafeUninitializedCapacity: size) { buffer in
+            var offset = 0
+            while offset < size {
+                let count = Glibc.read(descriptor, buffer.baseAddress! + offset, size - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                offset += count
+            }
+            complete = offset == size
+            return offset
+        }
+        return complete ? text : nil
+    }
+
+    // MARK: - What the answers depend on
+
+    /// The paths fontconfig's answers depend on: its configuration's files and their folders,
+    /// its font folders (with every folder under them) and the user's configuration files,
+    /// whether there or not (creating one changes the answers).
+    static func configurationPaths() -> [String] {
+        var paths: [String] = []
+        var seen: Set<String> = []
+        func add(_ path: String) {
+            if seen.insert(path).inserted { paths.append(path) }
+        }
+        func each(_ list: OpaquePointer?, _ body: (String) -> Void) {
+            guard let list else { return }
+            defer { FcStrListDone(list) }
+            while let next = FcStrListNext(list) {
+                body(next.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) })
+            }
+        }
+        let home = getenv("HOME").map { String(cString: $0) }
+        // A file's folder, for the files added there (a `conf.d`, `/etc/fonts/local.conf`); not
+        // the home folder (`~/.fonts.conf`), which changes all the time, and where only the
+        // two names below are read.
+        each(FcConfigGetConfigFiles(nil)) { file in
+            add(file)
+            if let slash = file.lastIndex(of: "/"), slash > file.startIndex, file[..<slash] != home ?? "" {
+                add(String(file[..<slash]))
+            }
+        }
+        each(FcConfigGetConfigDirs(nil)) { add($0) }
+        each(FcConfigGetFontDirs(nil)) { add($0) }
+        let configHome =
+            getenv("XDG_CONFIG_HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? home.map { $0 + "/.config" }
+        if let configHome {
+            add(configHome + "/fontconfig")
+            add(configHome + "/fontconfig/fonts.conf")
+            add(configHome + "/fontconfig/conf.d")
+        }
+        if let home {
+            add(home + "/.fonts.conf")
+            add(home + "/.fonts.conf.d")
+            add(home + "/.fonts")
+        }
+        return paths
+    }
+
+    /// A path's device, inode, size and modification and change times; `-` when it is not
+    /// there.
+    static func state(of path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "-" }
+        return "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+            + ":\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+    }
+
+    /// FNV-1a of a string, 16 hexadecimal digits.
+    static func hexHash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

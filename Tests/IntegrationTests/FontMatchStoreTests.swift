@@ -1,0 +1,233 @@
+import CX11
+import Foundation
+import Testing
+import X11TestSupport
+
+@testable import X11UI
+
+/// Fontconfig's answers kept between runs: written out and read back equal, value for value;
+/// answered from the file by a later store; dropped when what they depend on changes.
+@Suite(.serialized)
+@MainActor
+final class FontMatchStoreTests {
+    let display: InProcessDisplay
+    var connection: DisplayConnection { display.app.connection }
+    let folder: String
+
+    init() throws {
+        display = try InProcessDisplay()
+        folder = NSTemporaryDirectory() + "x11ui-font-matches-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func request(
+        _ family: String, _ pixelSize: Double, character: UInt32? = nil, color: Bool = false
+    )
+        -> OpaquePointer
+    {
+        let pattern = FcPatternCreate()!
+        FcPatternAddString(pattern, "family", family)
+        FcPatternAddDouble(pattern, "pixelsize", pixelSize)
+        FcPatternAddInteger(pattern, "weight", 80)
+        if let character {
+            let charset = FcCharSetCreate()!
+            FcCharSetAddChar(charset, character)
+            FcPatternAddCharSet(pattern, "charset", charset)
+            FcCharSetDestroy(charset)
+            FcPatternAddBool(pattern, color ? "color" : "scalable", 1)
+        }
+        return pattern
+    }
+
+    private func xftMatch(_ pattern: OpaquePointer) -> OpaquePointer? {
+        var result = FcResultNoMatch
+        return XftFontMatch(connection.display, connection.screen, pattern, &result)
+    }
+
+    /// Latin, Korean, Hindi, Arabic and colour emoji: each match (a character set of thousands
+    /// of characters, languages, a matrix-free face with its file and rendering options) is
+    /// written out and read back equal to the one fontconfig made.
+    @Test(
+        arguments: [
+            ("sans-serif", nil, false), ("DejaVu Sans", nil, false), ("monospace", nil, false),
+            ("sans-serif", 0xD55C, false), ("sans-serif", 0x0915, false), ("sans-serif", 0x0628, false),
+            ("sans-serif", 0x1F600, true),
+        ] as [(String, UInt32?, Bool)])
+    func matchesAreReadBackEqual(family: String, character: UInt32?, color: Bool) throws {
+        let pattern = request(family, 13, character: character, color: color)
+        defer { FcPatternDestroy(pattern) }
+        let match = try #require(xftMatch(pattern))
+        defer { FcPatternDestroy(match) }
+        let text = try #require(FontPatternText.serialize(match))
+        #expect(!text.contains("\n") && !text.contains("\t"))
+        let back = try #require(FontPatternText.deserialize(text))
+        defer { FcPatternDestroy(back) }
+        #expect(FcPatternEqual(match, back) != 0)
+        #expect(FontPatternText.serialize(back) == text)
+        // Its character set has every character, not only the one asked for.
+        var charset: OpaquePointer?
+        #expect(FcPatternGetCharSet(back, "charset", 0, &charset) == FcResultMatch)
+        #expect(FcCharSetCount(charset) > 100)
+    }
+
+    @Test func textThatIsNotAPatternIsRefused() {
+        for text in ["family", "family=xs", "size=sdzz", "charset=sc1.2", "x=s", "weight=si80,", "a=wz1"] {
+            let pattern = FontPatternText.deserialize(text)
+            #expect(pattern == nil, "\(text)")
+            if let pattern { FcPatternDestroy(pattern) }
+        }
+    }
+
+    @Test(arguments: ["plain", "a b,c;d:e=f%g", "tab\there\nnewline", "한국어 글꼴", "\u{7F}\u{1}"])
+    func escapedStringsComeBack(text: String) {
+        let escaped = FontPatternText.escape(text)
+        #expect(!escaped.contains { ",;:= \t\n".contains($0) })
+        #expect(FontPatternText.unescape(escaped[...]) == text)
+    }
+
+    /// A second store on the same folder (a later run) answers what the first was told, with
+    /// the same pattern, and fontconfig's configuration is not asked for it.
+    @Test func aLaterStoreAnswersWhatAnEarlierOneWasTold() throws {
+        let first = try #require(FontMatchStore(folder: folder))
+        #expect(!first.loadedValid)
+        let requests = [
+            request("sans-serif", 13), request("sans-serif", 11), request("sans-serif", 13, character: 0xD55C),
+        ]
+        defer { requests.forEach { FcPatternDestroy($0) } }
+        var told: [OpaquePointer] = []
+        defer { told.forEach { FcPatternDestroy($0) } }
+        for pattern in requests {
+            let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
+            #expect(first.match(forKey: key) == nil)
+            let match = try #require(xftMatch(pattern))
+            first.remember(match, forKey: key)
+            told.append(match)
+        }
+        #expect(first.isDirty)
+        #expect(first.saveIfNeeded())
+        #expect(!first.isDirty)
+        // Readable by the user alone.
+        let attributes = try FileManager.default.attributesOfItem(atPath: first.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let later = try #require(FontMatchStore(folder: folder))
+        #expect(later.loadedValid)
+        for (pattern, match) in zip(requests, told) {
+            let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
+            let answer = try #require(later.match(forKey: key))
+            defer { FcPatternDestroy(answer) }
+            #expect(FcPatternEqual(answer, match) != 0)
+        }
+        #expect(later.hits == 3 && later.misses == 0)
+        // Another size is another request: not answered.
+        let other = request("sans-serif", 17)
+        defer { FcPatternDestroy(other) }
+        #expect(later.match(forKey: try #require(FontMatchStore.key(for: other, connection: connection))) == nil)
+    }
+
+    /// The answers hold while the configuration is as it was: a configuration file or font
+    /// folder that changes, appears or goes drops them all.
+    @Test func aChangedWatchedPathDropsTheAnswers() throws {
+        let store = try #require(FontMatchStore(folder: folder))
+        let pattern = request("sans-serif", 13)
+        defer { FcPatternDestroy(pattern) }
+        let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
+        let match = try #require(xftMatch(pattern))
+        defer { FcPatternDestroy(match) }
+        store.remember(match, forKey: key)
+        #expect(store.saveIfNeeded())
+        let text = try String(contentsOfFile: store.path, encoding: .utf8)
+        // The configuration's files and the font folders are watched.
+        #expect(text.contains("\t/etc/fonts/fonts.conf\n"))
+        #expect(text.contains("\t/etc/fonts/conf.d\n"))
+        #expect(text.contains("\t/usr/share/fonts\n"))
+        #expect(try #require(FontMatchStore(folder: folder)).loadedValid)
+
+        // A watched path that changes: the file says it as it was, the path is now otherwise.
+        let watchedFile = folder + "/watched.conf"
+        FileManager.default.createFile(atPath: watchedFile, contents: Data("a".utf8))
+        let recorded = "path \(FontMatchStore.state(of: watchedFile))\t\(FontPatternText.escape(watchedFile))\n"
+        let withWatched = text.replacingOccurrences(of: "\nmatch ", with: "\n" + recorded + "match ")
+        try withWatched.write(toFile: store.path, atomically: true, encoding: .utf8)
+        #expect(try #require(FontMatchStore(folder: folder)).loadedValid)
+        try Data("ab".utf8).write(to: URL(fileURLWithPath: watchedFile))
+        let afterEdit = try #require(FontMatchStore(folder: folder))
+        #expect(!afterEdit.loadedValid)
+        #expect(afterEdit.match(forKey: key) == nil)
+        // A path recorded as missing that now exists (a user configuration file created).
+        let created = folder + "/created.conf"
+        let missing = "path -\t\(FontPatternText.escape(created))\n"
+        try text.replacingOccurrences(of: "\nmatch ", with: "\n" + missing + "match ")
+            .write(toFile: store.path, atomically: true, encoding: .utf8)
+        #expect(try #require(FontMatchStore(folder: folder)).loadedValid)
+        FileManager.default.createFile(atPath: created, contents: Data())
+        #expect(!(try #require(FontMatchStore(folder: folder)).loadedValid))
+        // Another environment's file is not read (its first lines differ).
+        try text.replacingOccurrences(of: "\nHOME=", with: "\nHOME=/elsewhere")
+            .write(toFile: store.path, atomically: true, encoding: .utf8)
+        #expect(!(try #require(FontMatchStore(folder: folder)).loadedValid))
+    }
+
+    /// A stored answer naming a font file that is gone drops the store; fontconfig is asked and
+    /// the font opens.
+    @Test func aStoredFontThatCannotOpenDropsTheStore() throws {
+        let store = try #require(FontMatchStore(folder: folder))
+        let pattern = request("sans-serif", 13)
+        defer { FcPatternDestroy(pattern) }
+        let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
+        let match = try #require(xftMatch(pattern))
+        defer { FcPatternDestroy(match) }
+        FcPatternDel(match, "file")
+        FcPatternAddString(match, "file", "/nonexistent/font.ttf")
+        store.remember(match, forKey: key)
+        #expect(store.saveIfNeeded())
+        let face = try #require(
+            FontFace.open(pattern: pattern, connection: connection, library: FreeTypeLibrary(), store: store))
+        #expect(face.font.pointee.ascent > 0)
+        #expect(store.hits == 1)
+        #expect(!FileManager.default.fileExists(atPath: store.path) || store.isDirty)
+        // fontconfig's own answer replaced it.
+        let again = try #require(store.match(forKey: key))
+        defer { FcPatternDestroy(again) }
+        var file: UnsafeMutablePointer<FcChar8>?
+        #expect(FcPatternGetString(again, "file", 0, &file) == FcResultMatch)
+        #expect(String(cString: try #require(file)) != "/nonexistent/font.ttf")
+    }
+
+    /// Without a folder it can write (a file where the folder should be), nothing is kept and
+    /// fonts still open.
+    @Test func anUnwritableFolderKeepsNothing() throws {
+        FileManager.default.createFile(atPath: folder, contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try #require(FontMatchStore(folder: folder + "/x11ui"))
+        let pattern = request("sans-serif", 13)
+        defer { FcPatternDestroy(pattern) }
+        #expect(
+            FontFace.open(pattern: pattern, connection: connection, library: FreeTypeLibrary(), store: store) != nil)
+        #expect(store.isDirty)
+        #expect(!store.saveIfNeeded())
+    }
+
+    /// Old stores of other environments go when there are more than `filesKept`.
+    @Test func onlyTheNewestStoresAreKept() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for index in 0..<(FontMatchStore.filesKept + 4) {
+            let path = folder + "/font-matches-old\(index)"
+            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+            let date = Date(timeIntervalSinceNow: -Double(1000 - index))
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+        }
+        let store = try #require(FontMatchStore(folder: folder))
+        let pattern = request("sans-serif", 13)
+        defer { FcPatternDestroy(pattern) }
+        let match = try #require(xftMatch(pattern))
+        defer { FcPatternDestroy(match) }
+        store.remember(match, forKey: try #require(FontMatchStore.key(for: pattern, connection: connection)))
+        #expect(store.saveIfNeeded())
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("font-matches-") }
+        #expect(names.count == FontMatchStore.filesKept)
+        #expect(names.contains((store.path as NSString).lastPathComponent))
+        #expect(!names.contains("font-matches-old0"))
+    }
+}
