@@ -43,7 +43,7 @@ final class FontMatchStore {
     /// The environment the answers hold in (see the type's comment), as written in the file.
     let environment: String
     /// The answers: request key → match, both as `FontPatternText.serialize(_:)` writes them.
-    private var answers: [String: String] = [:]
+    private var answers: [String: ArraySlice<UInt8>] = [:]
     /// The paths whose state the answers depend on, with that state (`-` when missing).
     private var watched: [(path: String, state: String)] = []
     /// Whether answers were added since the file was read or written.
@@ -123,7 +123,7 @@ final class FontMatchStore {
             watched = Self.configurationPaths().map { ($0, Self.state(of: $0)) }
             guard !watched.isEmpty else { return }
         }
-        answers[key] = text
+        answers[key] = Array(text.utf8)[...]
         isDirty = true
     }
 
@@ -140,25 +140,28 @@ final class FontMatchStore {
     /// Reads the file; keeps its answers when its environment is this one and every watched
     /// path is as it was.
     private func load() {
-        guard let text = Self.read(path) else { return }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        let environmentLines = environment.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard let bytes = Self.read(path) else { return }
+        var lines = bytes[...].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
+        let environmentLines = Array(environment.utf8).split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+        ).dropLast()
         for expected in environmentLines {
-            guard let line = lines.popFirst(), line == expected else { return }
+            guard let line = lines.popFirst(), line.elementsEqual(expected) else { return }
         }
+        let pathPrefix = Array("path ".utf8)
+        let matchPrefix = Array("match ".utf8)
         var watched: [(path: String, state: String)] = []
-        var answers: [String: String] = [:]
+        var answers: [String: ArraySlice<UInt8>] = [:]
         for line in lines where !line.isEmpty {
-            if line.hasPrefix("path ") {
-                guard let tab = line.firstIndex(of: "\t") else { return }
-                let state = String(line[line.index(line.startIndex, offsetBy: 5)..<tab])
-                let path = FontPatternText.unescape(line[line.index(after: tab)...])
+            guard let tab = line.firstIndex(of: UInt8(ascii: "\t")) else { return }
+            if line.starts(with: pathPrefix) {
+                let state = String(decoding: line[(line.startIndex + pathPrefix.count)..<tab], as: UTF8.self)
+                let path = FontPatternText.unescape(line[(tab + 1)...])
                 guard Self.state(of: path) == state else { return }
                 watched.append((path, state))
-            } else if line.hasPrefix("match ") {
-                guard let tab = line.firstIndex(of: "\t") else { return }
-                answers[String(line[line.index(line.startIndex, offsetBy: 6)..<tab])] = String(
-                    line[line.index(after: tab)...])
+            } else if line.starts(with: matchPrefix) {
+                let key = String(decoding: line[(line.startIndex + matchPrefix.count)..<tab], as: UTF8.self)
+                answers[key] = line[(tab + 1)...]
             } else {
                 return
             }
@@ -179,7 +182,9 @@ final class FontMatchStore {
         guard Self.makeFolders(folder) else { return false }
         var text = environment
         for entry in watched { text += "path \(entry.state)\t\(FontPatternText.escape(entry.path))\n" }
-        for (key, value) in answers.sorted(by: { $0.key < $1.key }) { text += "match \(key)\t\(value)\n" }
+        for (key, value) in answers.sorted(by: { $0.key < $1.key }) {
+            text += "match \(key)\t\(String(decoding: value, as: UTF8.self))\n"
+        }
         let temporary = "\(path).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return false }
@@ -237,7 +242,7 @@ final class FontMatchStore {
     }
 
     /// The whole of a small file; nil when it cannot be read.
-    private static func read(_ path: String) -> String? {
+    private static func read(_ path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -245,7 +250,7 @@ final class FontMatchStore {
         guard fstat(descriptor, &status) == 0, status.st_size > 0, status.st_size < 16 << 20 else { return nil }
         let size = Int(status.st_size)
         var complete = true
-        let text = String(unsafeUninitializedCapacity: size) { buffer in
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var offset = 0
             while offset < size {
                 let count = Glibc.read(descriptor, buffer.baseAddress! + offset, size - offset)
@@ -254,9 +259,9 @@ final class FontMatchStore {
                 offset += count
             }
             complete = offset == size
-            return offset
+            initialized = offset
         }
-        return complete ? text : nil
+        return complete ? bytes : nil
     }
 
     // MARK: - What the answers depend on

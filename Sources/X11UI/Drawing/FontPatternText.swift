@@ -10,91 +10,158 @@ enum FontPatternText {
     /// hexadecimal), `l` a language set's languages, `r` a range's ends. Nil for a pattern
     /// with a value of another type (a FreeType face).
     static func serialize(_ pattern: OpaquePointer) -> String? {
-        var objects: [(name: String, values: String)] = []
+        var objects: [(name: [UInt8], values: [UInt8])] = []
         var iterator = FcPatternIter()
         FcPatternIterStart(pattern, &iterator)
         guard FcPatternIterIsValid(pattern, &iterator) != 0 else { return "" }
         repeat {
             guard let object = FcPatternIterGetObject(pattern, &iterator) else { return nil }
-            let name = String(cString: object)
-            var values = ""
+            var name: [UInt8] = []
+            appendEscaped(UnsafeRawPointer(object).assumingMemoryBound(to: UInt8.self), to: &name)
+            var values: [UInt8] = []
             for index in 0..<FcPatternIterValueCount(pattern, &iterator) {
                 var value = FcValue()
                 var binding = FcValueBindingWeak
-                guard FcPatternIterGetValue(pattern, &iterator, index, &value, &binding) == FcResultMatch,
-                    let text = serialize(value)
-                else { return nil }
-                if index > 0 { values += "," }
-                switch binding {
-                case FcValueBindingWeak: values += "w"
-                case FcValueBindingStrong: values += "s"
-                default: values += "="
+                guard FcPatternIterGetValue(pattern, &iterator, index, &value, &binding) == FcResultMatch else {
+                    return nil
                 }
-                values += text
+                if index > 0 { values.append(UInt8(ascii: ",")) }
+                switch binding {
+                case FcValueBindingWeak: values.append(UInt8(ascii: "w"))
+                case FcValueBindingStrong: values.append(UInt8(ascii: "s"))
+                default: values.append(UInt8(ascii: "="))
+                }
+                guard append(value, to: &values) else { return nil }
             }
-            objects.append((escape(name), values))
+            objects.append((name, values))
         } while FcPatternIterNext(pattern, &iterator) != 0
-        return objects.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.values)" }.joined(separator: ";")
+        var text: [UInt8] = []
+        for (position, object) in objects.sorted(by: { $0.name.lexicographicallyPrecedes($1.name) }).enumerated() {
+            if position > 0 { text.append(UInt8(ascii: ";")) }
+            text += object.name
+            text.append(UInt8(ascii: "="))
+            text += object.values
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private static func serialize(_ value: FcValue) -> String? {
+    /// Appends a value's type and content; false for a type that is not written.
+    private static func append(_ value: FcValue, to text: inout [UInt8]) -> Bool {
         switch value.type {
-        case FcTypeInteger: return "i\(value.u.i)"
-        case FcTypeDouble: return "d" + hex(value.u.d.bitPattern)
+        case FcTypeInteger:
+            text.append(UInt8(ascii: "i"))
+            text += Array(String(value.u.i).utf8)
+        case FcTypeDouble:
+            text.append(UInt8(ascii: "d"))
+            appendHex(value.u.d.bitPattern, to: &text)
         case FcTypeString:
-            guard let string = value.u.s else { return nil }
-            return "s" + escape(string.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) })
-        case FcTypeBool: return "b\(value.u.b)"
+            guard let string = value.u.s else { return false }
+            text.append(UInt8(ascii: "s"))
+            appendEscaped(string, to: &text)
+        case FcTypeBool:
+            text.append(UInt8(ascii: "b"))
+            text += Array(String(value.u.b).utf8)
         case FcTypeMatrix:
-            guard let matrix = value.u.m?.pointee else { return nil }
-            return "m" + [matrix.xx, matrix.xy, matrix.yx, matrix.yy].map { hex($0.bitPattern) }.joined(separator: ":")
+            guard let matrix = value.u.m?.pointee else { return false }
+            text.append(UInt8(ascii: "m"))
+            for (index, element) in [matrix.xx, matrix.xy, matrix.yx, matrix.yy].enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ":")) }
+                appendHex(element.bitPattern, to: &text)
+            }
         case FcTypeCharSet:
-            guard let charset = value.u.c else { return nil }
-            var text = "c"
+            guard let charset = value.u.c else { return false }
+            text.append(UInt8(ascii: "c"))
             var map = [FcChar32](repeating: 0, count: 8)
             var next: FcChar32 = 0
             var base = FcCharSetFirstPage(charset, &map, &next)
+            var first = true
             while base != 0xFFFF_FFFF {
-                if text.count > 1 { text += ":" }
-                text += hex(UInt64(base)) + map.map { "." + hex(UInt64($0)) }.joined()
+                if !first { text.append(UInt8(ascii: ":")) }
+                first = false
+                appendHex(UInt64(base), to: &text)
+                for word in map {
+                    text.append(UInt8(ascii: "."))
+                    appendHex(UInt64(word), to: &text)
+                }
                 base = FcCharSetNextPage(charset, &map, &next)
             }
-            return text
         case FcTypeLangSet:
-            guard let langs = value.u.l.flatMap({ FcLangSetGetLangs($0) }) else { return nil }
+            guard let langs = value.u.l.flatMap({ FcLangSetGetLangs($0) }) else { return false }
             defer { FcStrSetDestroy(langs) }
-            guard let list = FcStrListCreate(langs) else { return nil }
+            guard let list = FcStrListCreate(langs) else { return false }
             defer { FcStrListDone(list) }
-            var names: [String] = []
+            var names: [[UInt8]] = []
             while let next = FcStrListNext(list) {
-                names.append(escape(next.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }))
+                var name: [UInt8] = []
+                appendEscaped(next, to: &name)
+                names.append(name)
             }
-            return "l" + names.sorted().joined(separator: ":")
+            text.append(UInt8(ascii: "l"))
+            for (index, name) in names.sorted(by: { $0.lexicographicallyPrecedes($1) }).enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ":")) }
+                text += name
+            }
         case FcTypeRange:
             var begin = 0.0
             var end = 0.0
-            guard let range = value.u.r, FcRangeGetDouble(range, &begin, &end) != 0 else { return nil }
-            return "r" + hex(begin.bitPattern) + ":" + hex(end.bitPattern)
-        default: return nil
+            guard let range = value.u.r, FcRangeGetDouble(range, &begin, &end) != 0 else { return false }
+            text.append(UInt8(ascii: "r"))
+            appendHex(begin.bitPattern, to: &text)
+            text.append(UInt8(ascii: ":"))
+            appendHex(end.bitPattern, to: &text)
+        default: return false
+        }
+        return true
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends a number in lowercase hexadecimal, without leading zeros.
+    private static func appendHex(_ value: UInt64, to text: inout [UInt8]) {
+        var shift = max(0, (63 - value.leadingZeroBitCount) / 4 * 4)
+        while shift >= 0 {
+            text.append(hexDigits[Int((value >> UInt64(shift)) & 15)])
+            shift -= 4
+        }
+    }
+
+    /// Appends a C string escaped (see `escape(_:)`).
+    private static func appendEscaped(_ string: UnsafePointer<UInt8>, to text: inout [UInt8]) {
+        var pointer = string
+        while pointer.pointee != 0 {
+            appendEscaped(pointer.pointee, to: &text)
+            pointer += 1
+        }
+    }
+
+    private static func appendEscaped(_ byte: UInt8, to text: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "%"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "="),
+            UInt8(ascii: " "), 0..<0x20, 0x7F:
+            text += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
+        default: text.append(byte)
         }
     }
 
     /// The pattern `serialize(_:)` wrote, as a new pattern the caller owns; nil when the text
     /// is not one it writes.
-    static func deserialize(_ text: String) -> OpaquePointer? {
+    static func deserialize(_ text: String) -> OpaquePointer? { deserialize(Array(text.utf8)[...]) }
+
+    /// The same from the text's bytes. (Bytes, not characters: a start reads a store of tens of
+    /// kilobytes, and `String`'s character by character splitting took 150 M instructions.)
+    static func deserialize(_ text: ArraySlice<UInt8>) -> OpaquePointer? {
         guard let pattern = FcPatternCreate() else { return nil }
         guard !text.isEmpty else { return pattern }
-        for object in text.split(separator: ";", omittingEmptySubsequences: false) {
-            guard let equals = object.firstIndex(of: "=") else { return failed(pattern) }
+        for object in text.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
+            guard let equals = object.firstIndex(of: UInt8(ascii: "=")) else { return failed(pattern) }
             let name = unescape(object[..<equals])
-            for value in object[object.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
-            {
-                var characters = value.utf8.makeIterator()
-                guard let binding = characters.next(), let type = characters.next() else { return failed(pattern) }
-                let content = value.dropFirst(2)
-                guard add(type: type, content: content, binding: binding, to: pattern, object: name) else {
-                    return failed(pattern)
-                }
+            let values = object[(equals + 1)...]
+            for value in values.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                guard value.count >= 2,
+                    add(
+                        type: value[value.startIndex + 1], content: value.dropFirst(2),
+                        binding: value[value.startIndex], to: pattern, object: name)
+                else { return failed(pattern) }
             }
         }
         return pattern
@@ -107,34 +174,35 @@ enum FontPatternText {
 
     /// Adds one value (FcPatternAdd copies it, so what is made here is freed here).
     private static func add(
-        type: UInt8, content: Substring, binding: UInt8, to pattern: OpaquePointer, object: String
+        type: UInt8, content: ArraySlice<UInt8>, binding: UInt8, to pattern: OpaquePointer, object: String
     ) -> Bool {
         var value = FcValue()
         var made: (() -> Void)?
         defer { made?() }
         switch type {
         case UInt8(ascii: "i"):
-            guard let integer = Int32(content) else { return false }
+            guard let integer = Int32(String(decoding: content, as: UTF8.self)) else { return false }
             value.type = FcTypeInteger
             value.u.i = integer
         case UInt8(ascii: "d"):
-            guard let bits = UInt64(content, radix: 16) else { return false }
+            guard let bits = hexNumber(content) else { return false }
             value.type = FcTypeDouble
             value.u.d = Double(bitPattern: bits)
         case UInt8(ascii: "s"):
-            let string = unescape(content)
             value.type = FcTypeString
-            let copy = strdup(string)
+            let copy = strdup(unescape(content))
             made = { free(copy) }
             value.u.s = UnsafePointer(copy.map { UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self) })
         case UInt8(ascii: "b"):
-            guard let boolean = Int32(content) else { return false }
+            guard let boolean = Int32(String(decoding: content, as: UTF8.self)) else { return false }
             value.type = FcTypeBool
             value.u.b = boolean
         case UInt8(ascii: "m"):
-            let parts = content.split(separator: ":").compactMap { UInt64($0, radix: 16).map(Double.init(bitPattern:)) }
+            let parts = content.split(separator: UInt8(ascii: ":")).compactMap { hexNumber($0) }
             guard parts.count == 4 else { return false }
-            var matrix = FcMatrix(xx: parts[0], xy: parts[1], yx: parts[2], yy: parts[3])
+            var matrix = FcMatrix(
+                xx: Double(bitPattern: parts[0]), xy: Double(bitPattern: parts[1]), yx: Double(bitPattern: parts[2]),
+                yy: Double(bitPattern: parts[3]))
             value.type = FcTypeMatrix
             return withUnsafePointer(to: &matrix) { pointer in
                 value.u.m = pointer
@@ -143,31 +211,37 @@ enum FontPatternText {
         case UInt8(ascii: "c"):
             guard let charset = FcCharSetCreate() else { return false }
             made = { FcCharSetDestroy(charset) }
-            for page in content.split(separator: ":") {
-                let words = page.split(separator: ".").map { UInt32($0, radix: 16) }
-                guard words.count == 9, let base = words[0] else { return false }
-                for (index, word) in words.dropFirst().enumerated() {
-                    guard var word else { return false }
+            for page in content.split(separator: UInt8(ascii: ":")) {
+                var words = page.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).makeIterator()
+                guard let baseText = words.next(), let base = hexNumber(baseText), base <= 0x10_FFFF else {
+                    return false
+                }
+                var count = 0
+                while let wordText = words.next() {
+                    guard count < 8, var word = hexNumber(wordText), word <= 0xFFFF_FFFF else { return false }
                     while word != 0 {
-                        let bit = UInt32(word.trailingZeroBitCount)
-                        FcCharSetAddChar(charset, base + UInt32(index) * 32 + bit)
+                        FcCharSetAddChar(charset, UInt32(base) + UInt32(count) * 32 + UInt32(word.trailingZeroBitCount))
                         word &= word - 1
                     }
+                    count += 1
                 }
+                guard count == 8 else { return false }
             }
             value.type = FcTypeCharSet
             value.u.c = charset
         case UInt8(ascii: "l"):
             guard let langs = FcLangSetCreate() else { return false }
             made = { FcLangSetDestroy(langs) }
-            for lang in content.split(separator: ":") {
+            for lang in content.split(separator: UInt8(ascii: ":")) {
                 guard FcLangSetAdd(langs, unescape(lang)) != 0 else { return false }
             }
             value.type = FcTypeLangSet
             value.u.l = langs
         case UInt8(ascii: "r"):
-            let ends = content.split(separator: ":").compactMap { UInt64($0, radix: 16).map(Double.init(bitPattern:)) }
-            guard ends.count == 2, let range = FcRangeCreateDouble(ends[0], ends[1]) else { return false }
+            let ends = content.split(separator: UInt8(ascii: ":")).compactMap { hexNumber($0) }
+            guard ends.count == 2,
+                let range = FcRangeCreateDouble(Double(bitPattern: ends[0]), Double(bitPattern: ends[1]))
+            else { return false }
             made = { FcRangeDestroy(range) }
             value.type = FcTypeRange
             value.u.r = range
@@ -184,38 +258,48 @@ enum FontPatternText {
         }
     }
 
+    /// A lowercase hexadecimal number of 1 to 16 digits.
+    static func hexNumber(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return value
+    }
+
     /// Percent-escapes what would end a field: `%`, separators, spaces and control bytes.
     static func escape(_ string: String) -> String {
         var escaped: [UInt8] = []
         escaped.reserveCapacity(string.utf8.count)
-        let digits = Array("0123456789abcdef".utf8)
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "%"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "="),
-                UInt8(ascii: " "), 0..<0x20, 0x7F:
-                escaped += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
-            default: escaped.append(byte)
-            }
-        }
+        for byte in string.utf8 { appendEscaped(byte, to: &escaped) }
         return String(decoding: escaped, as: UTF8.self)
     }
 
-    static func unescape(_ text: Substring) -> String {
-        guard text.contains("%") else { return String(text) }
+    static func unescape(_ text: Substring) -> String { unescape(Array(text.utf8)[...]) }
+
+    static func unescape(_ text: ArraySlice<UInt8>) -> String {
+        guard text.contains(UInt8(ascii: "%")) else { return String(decoding: text, as: UTF8.self) }
         var bytes: [UInt8] = []
-        var utf8 = text.utf8[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+        bytes.reserveCapacity(text.count)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let byte = text[index]
+            if byte == UInt8(ascii: "%"), index + 3 <= text.endIndex,
+                let value = hexNumber(text[(index + 1)..<(index + 3)])
             {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
+                bytes.append(UInt8(value))
+                index += 3
             } else {
                 bytes.append(byte)
+                index += 1
             }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func hex(_ value: UInt64) -> String { String(value, radix: 16) }
 }
