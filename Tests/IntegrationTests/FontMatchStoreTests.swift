@@ -209,6 +209,28 @@ final class FontMatchStoreTests {
         #expect(!store.saveIfNeeded())
     }
 
+    /// Past `answersKept` answers, a save keeps those the run used.
+    @Test func aFullStoreKeepsTheAnswersThisRunUsed() throws {
+        let store = try #require(FontMatchStore(folder: folder))
+        let pattern = request("sans-serif", 13)
+        defer { FcPatternDestroy(pattern) }
+        let match = try #require(xftMatch(pattern))
+        defer { FcPatternDestroy(match) }
+        for index in 0..<FontMatchStore.answersKept { store.remember(match, forKey: "old\(index)") }
+        #expect(store.saveIfNeeded())
+        let later = try #require(FontMatchStore(folder: folder))
+        let used = try #require(later.match(forKey: "old7"))
+        FcPatternDestroy(used)
+        later.remember(match, forKey: "new")
+        #expect(later.saveIfNeeded())
+        let third = try #require(FontMatchStore(folder: folder))
+        for key in ["old7", "new"] {
+            let answer = try #require(third.match(forKey: key), "\(key)")
+            FcPatternDestroy(answer)
+        }
+        #expect(third.match(forKey: "old8") == nil)
+    }
+
     /// Old stores of other environments go when there are more than `filesKept`.
     @Test func onlyTheNewestStoresAreKept() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

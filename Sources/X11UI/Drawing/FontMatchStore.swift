@@ -55,6 +55,11 @@ final class FontMatchStore {
     private(set) var loadedValid = false
     /// The store files kept in the folder at most; older ones go when a new one is written.
     static let filesKept = 16
+    /// The answers a file keeps at most: past that, a save keeps only those this run used (a
+    /// program that zooms through many sizes does not make every later start read them all).
+    static let answersKept = 128
+    /// The keys asked for or answered in this run.
+    private var usedKeys: Set<String> = []
     static let formatLine = "X11UI font matches 1"
 
     /// The variables fontconfig reads to find its configuration and to pick a language.
@@ -109,6 +114,7 @@ final class FontMatchStore {
             return nil
         }
         hits += 1
+        usedKeys.insert(key)
         return match
     }
 
@@ -124,6 +130,7 @@ final class FontMatchStore {
             guard !watched.isEmpty else { return }
         }
         answers[key] = Array(text.utf8)[...]
+        usedKeys.insert(key)
         isDirty = true
     }
 
@@ -179,6 +186,7 @@ final class FontMatchStore {
     func saveIfNeeded() -> Bool {
         guard isDirty else { return true }
         isDirty = false
+        if answers.count > Self.answersKept { answers = answers.filter { usedKeys.contains($0.key) } }
         guard Self.makeFolders(folder) else { return false }
         var text = environment
         for entry in watched { text += "path \(entry.state)\t\(FontPatternText.escape(entry.path))\n" }
