@@ -58,6 +58,8 @@ final class FontMatchStore {
     /// The answers a file keeps at most: past that, a save keeps only those this run used (a
     /// program that zooms through many sizes does not make every later start read them all).
     static let answersKept = 128
+    /// Fontconfig's matches remembered since the last save (copies, owned).
+    private var pending: [(key: String, match: OpaquePointer)] = []
     /// The keys asked for or answered in this run.
     private var usedKeys: Set<String> = []
     static let formatLine = "X11UI font matches 1"
@@ -109,6 +111,10 @@ final class FontMatchStore {
     /// The stored match for a request key, as a new pattern the caller owns; nil when there is
     /// none.
     func match(forKey key: String) -> OpaquePointer? {
+        if let waiting = pending.last(where: { $0.key == key }), let copy = FcPatternDuplicate(waiting.match) {
+            hits += 1
+            return copy
+        }
         guard let text = answers[key], let match = FontPatternText.deserialize(text) else {
             misses += 1
             return nil
@@ -118,28 +124,48 @@ final class FontMatchStore {
         return match
     }
 
-    /// Keeps fontconfig's match for a request key, when it can be written out and read back
-    /// equal. The first answer of a store that holds none records the paths the answers depend
-    /// on (fontconfig has loaded its configuration to give it).
+    /// Keeps fontconfig's match for a request key: a copy now, written out at the next save
+    /// (after the turn's painting), when it reads back equal.
     func remember(_ match: OpaquePointer, forKey key: String) {
-        guard let text = FontPatternText.serialize(match), let back = FontPatternText.deserialize(text) else { return }
-        defer { FcPatternDestroy(back) }
-        guard FcPatternEqual(match, back) != 0 else { return }
-        if watched.isEmpty {
-            watched = Self.configurationPaths().map { ($0, Self.state(of: $0)) }
-            guard !watched.isEmpty else { return }
-        }
-        answers[key] = Array(text.utf8)[...]
+        guard let copy = FcPatternDuplicate(match) else { return }
+        pending.append((key, copy))
         usedKeys.insert(key)
         isDirty = true
+    }
+
+    /// Writes out the matches remembered since the last save, each kept if it reads back equal.
+    /// The first answers of a store that holds none record the paths the answers depend on
+    /// (fontconfig has loaded its configuration to give them).
+    private func takePending() {
+        let taken = pending
+        pending.removeAll()
+        for (key, match) in taken {
+            defer { FcPatternDestroy(match) }
+            guard let text = FontPatternText.serialize(match), let back = FontPatternText.deserialize(text) else {
+                continue
+            }
+            defer { FcPatternDestroy(back) }
+            guard FcPatternEqual(match, back) != 0 else { continue }
+            if watched.isEmpty {
+                watched = Self.configurationPaths().map { ($0, Self.state(of: $0)) }
+                guard !watched.isEmpty else { continue }
+            }
+            answers[key] = Array(text.utf8)[...]
+        }
     }
 
     /// Drops every answer (a stored match named a font that cannot be opened) and the file.
     func discard() {
         answers.removeAll()
+        for waiting in pending { FcPatternDestroy(waiting.match) }
+        pending.removeAll()
         watched.removeAll()
         isDirty = false
         unlink(path)
+    }
+
+    isolated deinit {
+        for waiting in pending { FcPatternDestroy(waiting.match) }
     }
 
     // MARK: - The file
@@ -148,27 +174,23 @@ final class FontMatchStore {
     /// path is as it was.
     private func load() {
         guard let bytes = Self.read(path) else { return }
-        var lines = bytes[...].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
-        let environmentLines = Array(environment.utf8).split(
-            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
-        ).dropLast()
-        for expected in environmentLines {
-            guard let line = lines.popFirst(), line.elementsEqual(expected) else { return }
-        }
+        let environmentBytes = Array(environment.utf8)
+        guard bytes.starts(with: environmentBytes) else { return }
         let pathPrefix = Array("path ".utf8)
         let matchPrefix = Array("match ".utf8)
         var watched: [(path: String, state: String)] = []
         var answers: [String: ArraySlice<UInt8>] = [:]
-        for line in lines where !line.isEmpty {
-            guard let tab = line.firstIndex(of: UInt8(ascii: "\t")) else { return }
-            if line.starts(with: pathPrefix) {
-                let state = String(decoding: line[(line.startIndex + pathPrefix.count)..<tab], as: UTF8.self)
-                let path = FontPatternText.unescape(line[(tab + 1)...])
+        for line in Self.lines(of: bytes, from: environmentBytes.count) where !line.isEmpty {
+            let text = bytes[line]
+            guard let tab = Self.find(UInt8(ascii: "\t"), in: bytes, line) else { return }
+            if text.starts(with: pathPrefix) {
+                let state = String(decoding: bytes[(line.lowerBound + pathPrefix.count)..<tab], as: UTF8.self)
+                let path = FontPatternText.unescape(bytes[(tab + 1)..<line.upperBound])
                 guard Self.state(of: path) == state else { return }
                 watched.append((path, state))
-            } else if line.starts(with: matchPrefix) {
-                let key = String(decoding: line[(line.startIndex + matchPrefix.count)..<tab], as: UTF8.self)
-                answers[key] = line[(tab + 1)...]
+            } else if text.starts(with: matchPrefix) {
+                let key = String(decoding: bytes[(line.lowerBound + matchPrefix.count)..<tab], as: UTF8.self)
+                answers[key] = bytes[(tab + 1)..<line.upperBound]
             } else {
                 return
             }
@@ -179,6 +201,29 @@ final class FontMatchStore {
         loadedValid = true
     }
 
+    /// The ranges of the lines of `bytes` from `start`, without their line feeds. (`memchr`: a
+    /// store is read at every start, and its lines are kilobytes long.)
+    private static func lines(of bytes: [UInt8], from start: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = start
+        while start < bytes.count {
+            let end = find(UInt8(ascii: "\n"), in: bytes, start..<bytes.count) ?? bytes.count
+            ranges.append(start..<end)
+            start = end + 1
+        }
+        return ranges
+    }
+
+    /// The index of the first `byte` in `bytes[range]`, if any.
+    private static func find(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !range.isEmpty,
+                let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+
     /// Writes the answers when some were added: to a new file beside the store's, renamed over
     /// it, so a program reading it meanwhile reads the old or the new one whole. Returns
     /// whether the file holds the answers now.
@@ -186,6 +231,7 @@ final class FontMatchStore {
     func saveIfNeeded() -> Bool {
         guard isDirty else { return true }
         isDirty = false
+        takePending()
         if answers.count > Self.answersKept { answers = answers.filter { usedKeys.contains($0.key) } }
         guard Self.makeFolders(folder) else { return false }
         var text = environment

@@ -152,11 +152,13 @@ enum FontPatternText {
     static func deserialize(_ text: ArraySlice<UInt8>) -> OpaquePointer? {
         guard let pattern = FcPatternCreate() else { return nil }
         guard !text.isEmpty else { return pattern }
-        for object in text.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
+        for objectRange in fields(of: text, separatedBy: UInt8(ascii: ";")) {
+            let object = text[objectRange]
             guard let equals = object.firstIndex(of: UInt8(ascii: "=")) else { return failed(pattern) }
             let name = unescape(object[..<equals])
             let values = object[(equals + 1)...]
-            for value in values.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            for valueRange in fields(of: values, separatedBy: UInt8(ascii: ",")) {
+                let value = text[valueRange]
                 guard value.count >= 2,
                     add(
                         type: value[value.startIndex + 1], content: value.dropFirst(2),
@@ -165,6 +167,25 @@ enum FontPatternText {
             }
         }
         return pattern
+    }
+
+    /// The ranges (indices of `bytes`) of the fields between separators, empty ones included;
+    /// found with `memchr` (the character set's field is kilobytes long).
+    static func fields(of bytes: ArraySlice<UInt8>, separatedBy separator: UInt8) -> [Range<Int>] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var ranges: [Range<Int>] = []
+            guard let base = buffer.baseAddress else { return [bytes.startIndex..<bytes.startIndex] }
+            var start = 0
+            while true {
+                guard let found = memchr(base + start, Int32(separator), buffer.count - start) else {
+                    ranges.append((bytes.startIndex + start)..<bytes.endIndex)
+                    return ranges
+                }
+                let end = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                ranges.append((bytes.startIndex + start)..<(bytes.startIndex + end))
+                start = end + 1
+            }
+        }
     }
 
     private static func failed(_ pattern: OpaquePointer) -> OpaquePointer? {
@@ -211,22 +232,7 @@ enum FontPatternText {
         case UInt8(ascii: "c"):
             guard let charset = FcCharSetCreate() else { return false }
             made = { FcCharSetDestroy(charset) }
-            for page in content.split(separator: UInt8(ascii: ":")) {
-                var words = page.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).makeIterator()
-                guard let baseText = words.next(), let base = hexNumber(baseText), base <= 0x10_FFFF else {
-                    return false
-                }
-                var count = 0
-                while let wordText = words.next() {
-                    guard count < 8, var word = hexNumber(wordText), word <= 0xFFFF_FFFF else { return false }
-                    while word != 0 {
-                        FcCharSetAddChar(charset, UInt32(base) + UInt32(count) * 32 + UInt32(word.trailingZeroBitCount))
-                        word &= word - 1
-                    }
-                    count += 1
-                }
-                guard count == 8 else { return false }
-            }
+            guard addPages(content, to: charset) else { return false }
             value.type = FcTypeCharSet
             value.u.c = charset
         case UInt8(ascii: "l"):
@@ -248,6 +254,49 @@ enum FontPatternText {
         default: return false
         }
         return addValue(value, binding: binding, to: pattern, object: object)
+    }
+
+    /// Adds the characters of a character set's pages (`base.word.word…:base…`, eight words of
+    /// 32 bits to a page, in hexadecimal), read byte by byte: a font's set is hundreds of pages.
+    private static func addPages(_ content: ArraySlice<UInt8>, to charset: OpaquePointer) -> Bool {
+        var fields: [UInt64] = []
+        fields.reserveCapacity(9)
+        var number: UInt64 = 0
+        var digits = 0
+        func page() -> Bool {
+            guard fields.count == 9, fields[0] <= 0x10_FFFF else { return false }
+            let base = UInt32(fields[0])
+            for index in 1..<9 {
+                var word = fields[index]
+                guard word <= 0xFFFF_FFFF else { return false }
+                while word != 0 {
+                    FcCharSetAddChar(charset, base + UInt32(index - 1) * 32 + UInt32(word.trailingZeroBitCount))
+                    word &= word - 1
+                }
+            }
+            fields.removeAll(keepingCapacity: true)
+            return true
+        }
+        for byte in content {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+                guard digits < 16 else { return false }
+                let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10
+                number = number << 4 | UInt64(digit)
+                digits += 1
+            case UInt8(ascii: "."), UInt8(ascii: ":"):
+                guard digits > 0, fields.count < 9 else { return false }
+                fields.append(number)
+                number = 0
+                digits = 0
+                if byte == UInt8(ascii: ":") { guard page() else { return false } }
+            default: return false
+            }
+        }
+        guard !content.isEmpty else { return true }
+        guard digits > 0, fields.count < 9 else { return false }
+        fields.append(number)
+        return page()
     }
 
     private static func addValue(_ value: FcValue, binding: UInt8, to pattern: OpaquePointer, object: String) -> Bool {
