@@ -30,9 +30,20 @@ struct FontMatchStoreProgramTests {
         let cache = folder + "/cache"
         var run = 0
 
-        /// Starts the sample scene; returns what fontconfig wrote while it opened its fonts and
-        /// the window's pixels once drawn (the same in two reads in a row).
-        func start() throws -> (loadedConfiguration: Bool, pixels: [UInt32]) {
+        let storeFolder = cache + "/x11ui"
+        func stored() -> String? {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: storeFolder)) ?? []
+            return names.first { $0.hasPrefix("font-matches-") && !$0.hasSuffix(".tmp") }.flatMap {
+                try? String(contentsOfFile: storeFolder + "/" + $0, encoding: .utf8)
+            }
+        }
+
+        /// Starts the sample scene; returns whether fontconfig wrote that it loaded its
+        /// configuration while the program opened its fonts, and the window's pixels once drawn
+        /// (the same in two reads in a row). With `until`, the program runs until that holds
+        /// too (the answers are written after the first paint: under AddressSanitizer, after the
+        /// pixels have settled).
+        func start(until condition: (() -> Bool)? = nil) throws -> (loadedConfiguration: Bool, pixels: [UInt32]) {
             run += 1
             let output = folder + "/out/stdout-\(run)"
             let session = try ProgramSession(
@@ -48,26 +59,21 @@ struct FontMatchStoreProgramTests {
                 return !now.isEmpty && now == pixels
             }
             #expect(stable, "run \(run): the window's pixels settled")
+            if let condition { #expect(wait(timeout: 30, condition), "run \(run): the answers were written") }
             // Loading the configuration writes more than stdio's buffer (a dozen files, 8 KB
             // and more): written to the file before the window showed.
             let written = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
             return (written > 0, pixels)
         }
 
-        let first = try start()
-        #expect(first.loadedConfiguration, "the first start asks fontconfig")
-        let storeFolder = cache + "/x11ui"
-        func stored() -> String? {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: storeFolder)) ?? []
-            return names.first { $0.hasPrefix("font-matches-") && !$0.hasSuffix(".tmp") }.flatMap {
-                try? String(contentsOfFile: storeFolder + "/" + $0, encoding: .utf8)
-            }
-        }
-        #expect(wait(timeout: 5) { stored() != nil }, "the answers were written")
+        let first = try start(until: { stored() != nil })
+        let firstLoaded = first.loadedConfiguration
+        #expect(firstLoaded, "the first start asks fontconfig")
         let firstAnswers = stored()
 
         let second = try start()
-        #expect(!second.loadedConfiguration, "the second start opens its fonts from the stored answers")
+        let secondLoaded = second.loadedConfiguration
+        #expect(!secondLoaded, "the second start opens its fonts from the stored answers")
         let sameAsFirst = second.pixels == first.pixels
         #expect(sameAsFirst, "and draws the same pixels")
 
@@ -82,14 +88,15 @@ struct FontMatchStoreProgramTests {
           </match>
         </fontconfig>
         """.write(toFile: configFolder + "/99-serif.conf", atomically: true, encoding: .utf8)
-        let third = try start()
-        #expect(third.loadedConfiguration, "a changed configuration is loaded again")
+        let third = try start(until: { stored() != firstAnswers })
+        let thirdLoaded = third.loadedConfiguration
+        #expect(thirdLoaded, "a changed configuration is loaded again")
         let changed = third.pixels != first.pixels
         #expect(changed, "and its choice of font shows")
-        #expect(wait(timeout: 5) { stored() != firstAnswers }, "the new answers were written")
 
         let fourth = try start()
-        #expect(!fourth.loadedConfiguration)
+        let fourthLoaded = fourth.loadedConfiguration
+        #expect(!fourthLoaded)
         let sameAsThird = fourth.pixels == third.pixels
         #expect(sameAsThird)
     }
