@@ -45,6 +45,24 @@ final class FontMatchStoreTests {
         return XftFontMatch(connection.display, connection.screen, pattern, &result)
     }
 
+    /// A store in the test's folder told fontconfig's match for sans-serif at 13 pixels (after
+    /// `edit`), and saved; with the request (the caller's to destroy) and its key.
+    private func storeWithOneAnswer(
+        edit: (OpaquePointer) -> Void = { _ in }
+    ) throws -> (store: FontMatchStore, pattern: OpaquePointer, key: String) {
+        let store = try #require(FontMatchStore(folder: folder))
+        let pattern = request("sans-serif", 13)
+        guard let key = FontMatchStore.key(for: pattern, connection: connection), let match = xftMatch(pattern) else {
+            FcPatternDestroy(pattern)
+            throw XvfbServer.StartError(description: "no match for sans-serif")
+        }
+        defer { FcPatternDestroy(match) }
+        edit(match)
+        store.remember(match, forKey: key)
+        #expect(store.saveIfNeeded())
+        return (store, pattern, key)
+    }
+
     /// Latin, Korean, Hindi, Arabic and colour emoji: each match (a character set of thousands
     /// of characters, languages, a matrix-free face with its file and rendering options) is
     /// written out and read back equal to the one fontconfig made.
@@ -129,14 +147,8 @@ final class FontMatchStoreTests {
     /// The answers hold while the configuration is as it was: a configuration file or font
     /// folder that changes, appears or goes drops them all.
     @Test func aChangedWatchedPathDropsTheAnswers() throws {
-        let store = try #require(FontMatchStore(folder: folder))
-        let pattern = request("sans-serif", 13)
+        let (store, pattern, key) = try storeWithOneAnswer()
         defer { FcPatternDestroy(pattern) }
-        let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
-        let match = try #require(xftMatch(pattern))
-        defer { FcPatternDestroy(match) }
-        store.remember(match, forKey: key)
-        #expect(store.saveIfNeeded())
         let text = try String(contentsOfFile: store.path, encoding: .utf8)
         // The configuration's files and the font folders are watched.
         #expect(text.contains("\t/etc/fonts/fonts.conf\n"))
@@ -172,16 +184,11 @@ final class FontMatchStoreTests {
     /// A stored answer naming a font file that is gone drops the store; fontconfig is asked and
     /// the font opens.
     @Test func aStoredFontThatCannotOpenDropsTheStore() throws {
-        let store = try #require(FontMatchStore(folder: folder))
-        let pattern = request("sans-serif", 13)
+        let (store, pattern, key) = try storeWithOneAnswer { match in
+            FcPatternDel(match, "file")
+            FcPatternAddString(match, "file", "/nonexistent/font.ttf")
+        }
         defer { FcPatternDestroy(pattern) }
-        let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
-        let match = try #require(xftMatch(pattern))
-        defer { FcPatternDestroy(match) }
-        FcPatternDel(match, "file")
-        FcPatternAddString(match, "file", "/nonexistent/font.ttf")
-        store.remember(match, forKey: key)
-        #expect(store.saveIfNeeded())
         let face = try #require(
             FontFace.open(pattern: pattern, connection: connection, library: FreeTypeLibrary(), store: store))
         #expect(face.font.pointee.ascent > 0)
