@@ -94,7 +94,7 @@ extension SampleScene {
     /// Fills the cart from a simulated network stream: another thread yields one item every
     /// `interval`, `count` times; a task on the main actor adds each to the cart, and the cart's
     /// tooltip, when it shows, updates in place (`tooltip-demo --stream-cart`).
-    func streamCart(every interval: Duration = .seconds(1), count: Int = 10) {
+    func streamCart(every interval: Duration, count: Int) {
         let (items, continuation) = AsyncStream.makeStream(of: Int.self)
         Task.detached {
             for _ in 0..<count {

@@ -58,7 +58,7 @@ final class FontMatchStoreTests {
         }
         defer { FcPatternDestroy(match) }
         edit(match)
-        store.remember(match, forKey: key)
+        store.remember(FcPatternDuplicate(match)!, forKey: key)
         #expect(store.saveIfNeeded())
         return (store, pattern, key)
     }
@@ -119,7 +119,7 @@ final class FontMatchStoreTests {
             let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
             #expect(first.match(forKey: key) == nil)
             let match = try #require(xftMatch(pattern))
-            first.remember(match, forKey: key)
+            first.remember(FcPatternDuplicate(match)!, forKey: key)
             told.append(match)
         }
         #expect(first.isDirty)
@@ -182,7 +182,7 @@ final class FontMatchStoreTests {
     }
 
     /// A stored answer naming a font file that is gone drops the store; fontconfig is asked and
-    /// the font opens.
+    /// the font opens, and its answer is kept.
     @Test func aStoredFontThatCannotOpenDropsTheStore() throws {
         let (store, pattern, key) = try storeWithOneAnswer { match in
             FcPatternDel(match, "file")
@@ -223,12 +223,14 @@ final class FontMatchStoreTests {
         defer { FcPatternDestroy(pattern) }
         let match = try #require(xftMatch(pattern))
         defer { FcPatternDestroy(match) }
-        for index in 0..<FontMatchStore.answersKept { store.remember(match, forKey: "old\(index)") }
+        for index in 0..<FontMatchStore.answersKept {
+            store.remember(FcPatternDuplicate(match)!, forKey: "old\(index)")
+        }
         #expect(store.saveIfNeeded())
         let later = try #require(FontMatchStore(folder: folder))
         let used = try #require(later.match(forKey: "old7"))
         FcPatternDestroy(used)
-        later.remember(match, forKey: "new")
+        later.remember(FcPatternDuplicate(match)!, forKey: "new")
         #expect(later.saveIfNeeded())
         let third = try #require(FontMatchStore(folder: folder))
         for key in ["old7", "new"] {
@@ -252,7 +254,8 @@ final class FontMatchStoreTests {
         defer { FcPatternDestroy(pattern) }
         let match = try #require(xftMatch(pattern))
         defer { FcPatternDestroy(match) }
-        store.remember(match, forKey: try #require(FontMatchStore.key(for: pattern, connection: connection)))
+        let key = try #require(FontMatchStore.key(for: pattern, connection: connection))
+        store.remember(FcPatternDuplicate(match)!, forKey: key)
         #expect(store.saveIfNeeded())
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("font-matches-") }
         #expect(names.count == FontMatchStore.filesKept)

@@ -207,9 +207,14 @@ final class FontFace {
             let match = matcher.map({ $0.match(pattern) })
                 ?? XftFontMatch(connection.display, connection.screen, pattern, &result)
         else { return nil }
-        // Kept before opening changes the match (its file name goes for the face).
-        if let key, let store { store.remember(match, forKey: key) }
-        return open(match: match, connection: connection, library: library)
+        // Copied before opening changes the match (its file name goes for the face), and kept
+        // only for a font that opens: a stored answer that cannot would drop the store.
+        let copy = key != nil ? FcPatternDuplicate(match) : nil
+        let face = open(match: match, connection: connection, library: library)
+        if let copy {
+            if let face, let key, let store { store.remember(copy, forKey: key) } else { FcPatternDestroy(copy) }
+        }
+        return face
     }
 
     /// Opens the font a match names, on a face of `library` when its file can be read (else as

@@ -124,11 +124,10 @@ final class FontMatchStore {
         return match
     }
 
-    /// Keeps fontconfig's match for a request key: a copy now, written out at the next save
-    /// (after the turn's painting), when it reads back equal.
+    /// Keeps fontconfig's match for a request key, written out at the next save (after the
+    /// turn's painting) when it reads back equal; takes the pattern.
     func remember(_ match: OpaquePointer, forKey key: String) {
-        guard let copy = FcPatternDuplicate(match) else { return }
-        pending.append((key, copy))
+        pending.append((key, match))
         usedKeys.insert(key)
         isDirty = true
     }

@@ -278,12 +278,13 @@ enum FontPatternText {
             return true
         }
         for byte in content {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+            if let digit = hexDigit(byte) {
                 guard digits < 16 else { return false }
-                let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10
                 number = number << 4 | UInt64(digit)
                 digits += 1
+                continue
+            }
+            switch byte {
             case UInt8(ascii: "."), UInt8(ascii: ":"):
                 guard digits > 0, fields.count < 9 else { return false }
                 fields.append(number)
@@ -311,14 +312,20 @@ enum FontPatternText {
     static func hexNumber(_ digits: ArraySlice<UInt8>) -> UInt64? {
         guard !digits.isEmpty, digits.count <= 16 else { return nil }
         var value: UInt64 = 0
-        for digit in digits {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
-            default: return nil
-            }
+        for byte in digits {
+            guard let digit = hexDigit(byte) else { return nil }
+            value = value << 4 | UInt64(digit)
         }
         return value
+    }
+
+    /// The value of a lowercase hexadecimal digit.
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
     }
 
     /// Percent-escapes what would end a field: `%`, separators, spaces and control bytes.
@@ -350,5 +357,4 @@ enum FontPatternText {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
 }
