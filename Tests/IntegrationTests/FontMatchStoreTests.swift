@@ -63,6 +63,18 @@ final class FontMatchStoreTests {
         return (store, pattern, key)
     }
 
+    /// The store's file without its checksum line, as text.
+    private func body(of store: FontMatchStore) throws -> String {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: store.path)))
+        let end = try #require(FontMatchStore.sealedLength(of: bytes))
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+
+    /// Writes `body` as the store's file, with its checksum (as a store writes it).
+    private func write(_ body: String, to store: FontMatchStore) throws {
+        try Data(FontMatchStore.sealed(Array(body.utf8))).write(to: URL(fileURLWithPath: store.path))
+    }
+
     /// Latin, Korean, Hindi, Arabic and colour emoji: each match (a character set of thousands
     /// of characters, languages, a matrix-free face with its file and rendering options) is
     /// written out and read back equal to the one fontconfig made.
@@ -149,7 +161,7 @@ final class FontMatchStoreTests {
     @Test func aChangedWatchedPathDropsTheAnswers() throws {
         let (store, pattern, key) = try storeWithOneAnswer()
         defer { FcPatternDestroy(pattern) }
-        let text = try String(contentsOfFile: store.path, encoding: .utf8)
+        let text = try body(of: store)
         // The configuration's files and the font folders are watched.
         #expect(text.contains("\t/etc/fonts/fonts.conf\n"))
         #expect(text.contains("\t/etc/fonts/conf.d\n"))
@@ -161,7 +173,7 @@ final class FontMatchStoreTests {
         FileManager.default.createFile(atPath: watchedFile, contents: Data("a".utf8))
         let recorded = "path \(FontMatchStore.state(of: watchedFile))\t\(FontPatternText.escape(watchedFile))\n"
         let withWatched = text.replacingOccurrences(of: "\nmatch ", with: "\n" + recorded + "match ")
-        try withWatched.write(toFile: store.path, atomically: true, encoding: .utf8)
+        try write(withWatched, to: store)
         #expect(try #require(FontMatchStore(folder: folder)).loadedValid)
         try Data("ab".utf8).write(to: URL(fileURLWithPath: watchedFile))
         let afterEdit = try #require(FontMatchStore(folder: folder))
@@ -170,15 +182,55 @@ final class FontMatchStoreTests {
         // A path recorded as missing that now exists (a user configuration file created).
         let created = folder + "/created.conf"
         let missing = "path -\t\(FontPatternText.escape(created))\n"
-        try text.replacingOccurrences(of: "\nmatch ", with: "\n" + missing + "match ")
-            .write(toFile: store.path, atomically: true, encoding: .utf8)
+        try write(text.replacingOccurrences(of: "\nmatch ", with: "\n" + missing + "match "), to: store)
         #expect(try #require(FontMatchStore(folder: folder)).loadedValid)
         FileManager.default.createFile(atPath: created, contents: Data())
         #expect(!(try #require(FontMatchStore(folder: folder)).loadedValid))
         // Another environment's file is not read (its first lines differ).
-        try text.replacingOccurrences(of: "\nHOME=", with: "\nHOME=/elsewhere")
-            .write(toFile: store.path, atomically: true, encoding: .utf8)
+        try write(text.replacingOccurrences(of: "\nHOME=", with: "\nHOME=/elsewhere"), to: store)
         #expect(!(try #require(FontMatchStore(folder: folder)).loadedValid))
+    }
+
+    /// A file whose bytes are not those written is not read: a stored size changed by one digit
+    /// (which would draw every later run's text at that size), one byte anywhere, a file cut
+    /// short or grown. The same file as written is read.
+    @Test func aFileWithChangedBytesIsNotRead() throws {
+        let (store, pattern, key) = try storeWithOneAnswer()
+        defer { FcPatternDestroy(pattern) }
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: store.path)))
+        func reads(_ bytes: [UInt8]) throws -> Bool {
+            try Data(bytes).write(to: URL(fileURLWithPath: store.path))
+            let later = try #require(FontMatchStore(folder: folder))
+            let answer = later.match(forKey: key)
+            defer { answer.map { FcPatternDestroy($0) } }
+            #expect(later.loadedValid == (answer != nil))
+            return later.loadedValid
+        }
+        #expect(try reads(written))
+        // The answer's pixel size, 13 (0x402a000000000000), made 18 (0x4032...).
+        let text = String(decoding: written, as: UTF8.self)
+        let size = "pixelsize=sd402a000000000000"
+        let valueStart = try #require(text.range(of: "\t", options: .backwards)).upperBound
+        #expect(text[valueStart...].contains(size))
+        let resized =
+            text[..<valueStart]
+            + text[valueStart...].replacingOccurrences(of: size, with: "pixelsize=sd4032000000000000")
+        #expect(resized != text)
+        #expect(try !reads(Array(resized.utf8)))
+        // Any one byte changed, the checksum line's included.
+        for offset in stride(from: 0, to: written.count, by: max(1, written.count / 97)) + [written.count - 2] {
+            var changed = written
+            changed[offset] ^= 0x01
+            #expect(try !reads(changed), "byte \(offset) of \(written.count) changed")
+        }
+        // Cut short (at a line's end, or in its middle), grown, or without its checksum line.
+        let lineEnds = written.indices.filter { written[$0] == UInt8(ascii: "\n") }
+        #expect(try !reads(Array(written[...lineEnds[lineEnds.count - 2]])))
+        #expect(try !reads(Array(written[..<(written.count / 2)])))
+        #expect(try !reads(written + Array("match x\ty\n".utf8)))
+        #expect(try !reads([]))
+        // And the file as written still reads.
+        #expect(try reads(written))
     }
 
     /// A stored answer naming a font file that is gone drops the store; fontconfig is asked and

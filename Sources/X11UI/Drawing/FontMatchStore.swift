@@ -28,8 +28,10 @@ internal import Glibc
 ///   answer and asks fontconfig again. This is the test fontconfig applies to its own caches
 ///   (a folder's times), made stricter (its configuration files too).
 ///
-/// A stored match whose font can no longer be opened also drops the store. Nothing here is
-/// needed for correctness: without a cache folder, or with one that cannot be written, fonts
+/// A stored match whose font can no longer be opened also drops the store, and so does a file
+/// whose bytes are not those written: its last line is a checksum of the rest (a changed byte
+/// in a stored size would otherwise draw every later run's text at another size). Nothing here
+/// is needed for correctness: without a cache folder, or with one that cannot be written, fonts
 /// are matched as before.
 @MainActor
 final class FontMatchStore {
@@ -62,7 +64,7 @@ final class FontMatchStore {
     private var pending: [(key: String, match: OpaquePointer)] = []
     /// The keys asked for or answered in this run.
     private var usedKeys: Set<String> = []
-    static let formatLine = "X11UI font matches 1"
+    static let formatLine = "X11UI font matches 2"
 
     /// The variables fontconfig reads to find its configuration and to pick a language.
     static let environmentVariables = [
@@ -172,14 +174,14 @@ final class FontMatchStore {
     /// Reads the file; keeps its answers when its environment is this one and every watched
     /// path is as it was.
     private func load() {
-        guard let bytes = Self.read(path) else { return }
+        guard let bytes = Self.read(path), let end = Self.sealedLength(of: bytes) else { return }
         let environmentBytes = Array(environment.utf8)
-        guard bytes.starts(with: environmentBytes) else { return }
+        guard bytes[..<end].starts(with: environmentBytes) else { return }
         let pathPrefix = Array("path ".utf8)
         let matchPrefix = Array("match ".utf8)
         var watched: [(path: String, state: String)] = []
         var answers: [String: ArraySlice<UInt8>] = [:]
-        for line in Self.lines(of: bytes, from: environmentBytes.count) where !line.isEmpty {
+        for line in Self.lines(of: bytes, from: environmentBytes.count, to: end) where !line.isEmpty {
             let text = bytes[line]
             guard let tab = Self.find(UInt8(ascii: "\t"), in: bytes, line) else { return }
             if text.starts(with: pathPrefix) {
@@ -202,11 +204,11 @@ final class FontMatchStore {
 
     /// The ranges of the lines of `bytes` from `start`, without their line feeds. (`memchr`: a
     /// store is read at every start, and its lines are kilobytes long.)
-    private static func lines(of bytes: [UInt8], from start: Int) -> [Range<Int>] {
+    private static func lines(of bytes: [UInt8], from start: Int, to limit: Int) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = start
-        while start < bytes.count {
-            let end = find(UInt8(ascii: "\n"), in: bytes, start..<bytes.count) ?? bytes.count
+        while start < limit {
+            let end = find(UInt8(ascii: "\n"), in: bytes, start..<limit) ?? limit
             ranges.append(start..<end)
             start = end + 1
         }
@@ -238,11 +240,11 @@ final class FontMatchStore {
         for (key, value) in answers.sorted(by: { $0.key < $1.key }) {
             text += "match \(key)\t\(String(decoding: value, as: UTF8.self))\n"
         }
+        var bytes = Self.sealed(Array(text.utf8))
         let temporary = "\(path).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return false }
         var written = true
-        var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -315,71 +317,5 @@ final class FontMatchStore {
             initialized = offset
         }
         return complete ? bytes : nil
-    }
-
-    // MARK: - What the answers depend on
-
-    /// The paths fontconfig's answers depend on: its configuration's files and their folders,
-    /// its font folders (with every folder under them) and the user's configuration files,
-    /// whether there or not (creating one changes the answers).
-    static func configurationPaths() -> [String] {
-        var paths: [String] = []
-        var seen: Set<String> = []
-        func add(_ path: String) {
-            if seen.insert(path).inserted { paths.append(path) }
-        }
-        func each(_ list: OpaquePointer?, _ body: (String) -> Void) {
-            guard let list else { return }
-            defer { FcStrListDone(list) }
-            while let next = FcStrListNext(list) {
-                body(next.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) })
-            }
-        }
-        let home = getenv("HOME").map { String(cString: $0) }
-        // A file's folder, for the files added there (a `conf.d`, `/etc/fonts/local.conf`); not
-        // the home folder (`~/.fonts.conf`), which changes all the time, and where only the
-        // two names below are read.
-        each(FcConfigGetConfigFiles(nil)) { file in
-            add(file)
-            if let slash = file.lastIndex(of: "/"), slash > file.startIndex, file[..<slash] != home ?? "" {
-                add(String(file[..<slash]))
-            }
-        }
-        each(FcConfigGetConfigDirs(nil)) { add($0) }
-        each(FcConfigGetFontDirs(nil)) { add($0) }
-        let configHome =
-            getenv("XDG_CONFIG_HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? home.map { $0 + "/.config" }
-        if let configHome {
-            add(configHome + "/fontconfig")
-            add(configHome + "/fontconfig/fonts.conf")
-            add(configHome + "/fontconfig/conf.d")
-        }
-        if let home {
-            add(home + "/.fonts.conf")
-            add(home + "/.fonts.conf.d")
-            add(home + "/.fonts")
-        }
-        return paths
-    }
-
-    /// A path's device, inode, size and modification and change times; `-` when it is not
-    /// there.
-    static func state(of path: String) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return "-" }
-        return "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
-            + ":\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
-    }
-
-    /// FNV-1a of a string, 16 hexadecimal digits.
-    static func hexHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
