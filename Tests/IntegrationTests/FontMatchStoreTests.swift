@@ -170,7 +170,7 @@ final class FontMatchStoreTests {
 
         // A watched path that changes: the file says it as it was, the path is now otherwise.
         let watchedFile = folder + "/watched.conf"
-        FileManager.default.createFile(atPath: watchedFile, contents: Data("a".utf8))
+        #expect(FileManager.default.createFile(atPath: watchedFile, contents: Data("a".utf8)))
         let recorded = "path \(FontMatchStore.state(of: watchedFile))\t\(FontPatternText.escape(watchedFile))\n"
         let withWatched = text.replacingOccurrences(of: "\nmatch ", with: "\n" + recorded + "match ")
         try write(withWatched, to: store)
@@ -184,7 +184,7 @@ final class FontMatchStoreTests {
         let missing = "path -\t\(FontPatternText.escape(created))\n"
         try write(text.replacingOccurrences(of: "\nmatch ", with: "\n" + missing + "match "), to: store)
         #expect(try #require(FontMatchStore(folder: folder)).loadedValid)
-        FileManager.default.createFile(atPath: created, contents: Data())
+        #expect(FileManager.default.createFile(atPath: created, contents: Data()))
         #expect(!(try #require(FontMatchStore(folder: folder)).loadedValid))
         // Another environment's file is not read (its first lines differ).
         try write(text.replacingOccurrences(of: "\nHOME=", with: "\nHOME=/elsewhere"), to: store)
@@ -257,7 +257,7 @@ final class FontMatchStoreTests {
     /// Without a folder it can write (a file where the folder should be), nothing is kept and
     /// fonts still open.
     @Test func anUnwritableFolderKeepsNothing() throws {
-        FileManager.default.createFile(atPath: folder, contents: Data())
+        #expect(FileManager.default.createFile(atPath: folder, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try #require(FontMatchStore(folder: folder + "/x11ui"))
         let pattern = request("sans-serif", 13)
@@ -297,7 +297,7 @@ final class FontMatchStoreTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for index in 0..<(FontMatchStore.filesKept + 4) {
             let path = folder + "/font-matches-old\(index)"
-            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
             let date = Date(timeIntervalSinceNow: -Double(1000 - index))
             try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
         }

@@ -212,7 +212,7 @@ final class FontFace {
         let copy = key != nil ? FcPatternDuplicate(match) : nil
         let face = open(match: match, connection: connection, library: library)
         if let copy {
-            if let face, let key, let store { store.remember(copy, forKey: key) } else { FcPatternDestroy(copy) }
+            if face != nil, let key, let store { store.remember(copy, forKey: key) } else { FcPatternDestroy(copy) }
         }
         return face
     }

@@ -58,15 +58,8 @@ extension FontMatchStore {
             + ":\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
     }
 
-    /// FNV-1a of a string, 16 hexadecimal digits.
-    static func hexHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return hexDigits(hash)
-    }
+    /// The checksum of a string, 16 hexadecimal digits.
+    static func hexHash(_ text: String) -> String { hexDigits(checksum(Array(text.utf8)[...])) }
 
     /// A number as 16 lowercase hexadecimal digits.
     static func hexDigits(_ number: UInt64) -> String {

@@ -174,7 +174,7 @@ final class FontMatchStore {
     /// Reads the file; keeps its answers when its environment is this one and every watched
     /// path is as it was.
     private func load() {
-        guard let bytes = Self.read(path), let end = Self.sealedLength(of: bytes) else { return }
+        guard let bytes = FileBytes.read(path, atMost: 16 << 20), let end = Self.sealedLength(of: bytes) else { return }
         let environmentBytes = Array(environment.utf8)
         guard bytes[..<end].starts(with: environmentBytes) else { return }
         let pathPrefix = Array("path ".utf8)
@@ -294,28 +294,5 @@ final class FontMatchStore {
         guard let slash = folder.lastIndex(of: "/"), slash > folder.startIndex else { return false }
         guard makeFolders(String(folder[..<slash])) else { return false }
         return mkdir(folder, 0o700) == 0 || errno == EEXIST
-    }
-
-    /// The whole of a small file; nil when it cannot be read.
-    private static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0, status.st_size < 16 << 20 else { return nil }
-        let size = Int(status.st_size)
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var offset = 0
-            while offset < size {
-                let count = Glibc.read(descriptor, buffer.baseAddress! + offset, size - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                offset += count
-            }
-            complete = offset == size
-            initialized = offset
-        }
-        return complete ? bytes : nil
     }
 }

@@ -61,7 +61,7 @@ public final class Image {
     /// - Throws: `X11UIError.imageUnreadable(path:)` when the file is missing or unreadable, is
     ///   not a PNG, or is larger than 32,767 pixels on a side.
     public init(contentsOfFile path: String) throws(X11UIError) {
-        guard let bytes = Image.readFile(path), let size = Image.pngSize(bytes) else {
+        guard let bytes = FileBytes.read(path, atMost: 256 << 20), let size = Image.pngSize(bytes) else {
             throw X11UIError.imageUnreadable(path: path)
         }
         png = bytes
@@ -85,25 +85,6 @@ public final class Image {
         let height = bigEndian(20)
         guard (1...largestSide).contains(width), (1...largestSide).contains(height) else { return nil }
         return Size(width: Double(width), height: Double(height))
-    }
-
-    /// The whole file, or nil when it cannot be opened or read (or is over 256 MB).
-    private static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 256 << 20
-        else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            done += count
-        }
-        return bytes
     }
 
     /// Decodes the PNG read at init; nil, with a warning, when cairo cannot (damaged pixel
