@@ -5,7 +5,7 @@ import X11TestSupport
 /// font set (what `make deps` installs: DejaVu, Noto Color Emoji, NanumGothic, ...) and a
 /// desktop set (the same with Noto Sans CJK, through a fontconfig configuration of the bench's
 /// own, `scripts/desktop-fonts.sh`), each for the installed build (`make release`'s flags,
-/// `scripts/release-flags.sh`) and a plain `swift build -c release`, what a program depending on
+/// `tools/release-link/release-flags.sh`) and a plain `swift build -c release`, what a program depending on
 /// X11UI gets when it adds no flag.
 @MainActor
 struct FontSetMemory {

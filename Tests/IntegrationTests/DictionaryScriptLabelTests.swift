@@ -27,7 +27,7 @@ final class DictionaryScriptLabelTests {
 
     @Test(arguments: sentences, [90.0, 130])
     func narrowLabelsBeginLinesAtWordStarts(marked: String, width: Double) throws {
-        try #require(ICUBreaker.shared != nil, "libicu72 (make deps)")
+        try #require(ICUBreaker.shared != nil, "ICU's libicuuc (make deps)")
         let words = marked.split(separator: "|").map(String.init)
         let text = words.joined()
         // A face with the script's letters was found (the fallback or the primary font).

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import X11TestSupport
 
-/// `scripts/split-text.py` on an object the C compiler writes with all its functions in one
+/// `tools/release-link/split-text.py` on an object the C compiler writes with all its functions in one
 /// `.text` (static functions calling each other, which the assembler resolves without a
 /// relocation; a switch compiled to a jump table; function pointers in data; a function with
 /// no symbol of its own is not something C makes, the Swift library's objects have those), and
-/// `scripts/check-split.py` comparing a link of it with a link of the original.
+/// `tools/release-link/check-split.py` comparing a link of it with a link of the original.
 ///
 /// The split library must run as the original does (each is loaded with Python's ctypes and
 /// called), the checker must find them the same, and find a program that differs in one call
@@ -61,7 +61,7 @@ struct SplitTextTests {
     func aSplitObjectLinksAndRunsAsTheOriginalDoes() throws {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try Self.source.write(to: work.appendingPathComponent("sample.c"), atomically: true, encoding: .utf8)
-        let scripts = root.appendingPathComponent("scripts").path
+        let scripts = root.appendingPathComponent("tools/release-link").path
         let lld = "\"$(dirname \"$(readlink -f \"$(command -v swiftc)\")\")/ld.lld\""
         // The original, the split and a program differing in one multiplication each in a folder
         // of its own under one name: the checker knows a function by its object's name.

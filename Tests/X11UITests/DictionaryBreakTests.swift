@@ -24,7 +24,7 @@ import X11TestSupport
 
     @Test(arguments: sentences)
     func sentencesBreakBetweenTheirWords(marked: String) throws {
-        try #require(ICUBreaker.shared != nil, "libicu72 is installed by make deps")
+        try #require(ICUBreaker.shared != nil, "ICU's libicuuc is installed by make deps")
         let expected = marked.split(separator: "|").map(String.init)
         #expect(segments(expected.joined()) == expected)
     }
@@ -123,7 +123,7 @@ import X11TestSupport
     }
 
     @Test func theLibraryIsFoundByItsSonameAndMissingVersionsFailQuietly() throws {
-        let icu = try #require(ICUBreaker.shared, "libicu72 is installed by make deps")
+        let icu = try #require(ICUBreaker.shared, "ICU's libicuuc is installed by make deps")
         #expect((60...80).contains(icu.version))
         // Only the version Debian ships: found, and its suffixed symbols with it.
         let again = try #require(ICUBreaker(versions: icu.version...icu.version))

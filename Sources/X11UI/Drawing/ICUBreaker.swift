@@ -1,8 +1,9 @@
 internal import CX11
 
-/// ICU's dictionary break iterator (libicuuc, Debian's libicu72), for Lao, Khmer and Myanmar,
-/// and for Thai when libthai is missing: loaded the first time a run of one of those scripts is
-/// broken, never linked and never loaded for other text, and kept for the process's life.
+/// ICU's dictionary break iterator (libicuuc, the release's libicuNN: 72 on Debian 12, 76 on
+/// Debian 13), for Lao, Khmer and Myanmar, and for Thai when libthai is missing: loaded the
+/// first time a run of one of those scripts is broken, never linked and never loaded for other
+/// text, and kept for the process's life.
 @MainActor
 final class ICUBreaker {
     private var icu = cx11_icu()
@@ -13,7 +14,7 @@ final class ICUBreaker {
     /// of its symbols); nil, with a one-line warning, when none is there.
     init?(versions: ClosedRange<Int> = 60...80) {
         guard cx11_icu_load(&icu, Int32(versions.upperBound), Int32(versions.lowerBound)) != 0 else {
-            Log.warning("ICU (libicuuc.so, libicu72) cannot be loaded: Lao, Khmer and Myanmar break only at spaces")
+            Log.warning("ICU (libicuuc.so) cannot be loaded: Lao, Khmer and Myanmar break only at spaces")
             return nil
         }
     }

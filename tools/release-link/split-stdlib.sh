@@ -1,8 +1,8 @@
 #!/bin/bash
 # split-stdlib.sh [FOLDER]: the Swift toolchain's static standard library objects with their one
-# large code section split into a section per function (scripts/split-text.py), checked, and a
+# large code section split into a section per function (tools/release-link/split-text.py), checked, and a
 # wrapper around the toolchain's lld that links them in place of the library's own
-# (FOLDER/ld.lld, for clang's --ld-path; scripts/release-flags.sh passes it). FOLDER defaults
+# (FOLDER/ld.lld, for clang's --ld-path; tools/release-link/release-flags.sh passes it). FOLDER defaults
 # to .build/split-stdlib beside this script's folder.
 #
 # Why: lld orders and drops code a section at a time. libswiftCore.a's Swift.o keeps most of the
@@ -10,12 +10,12 @@
 # processing and regex parser libraries in sections of 0.25-0.5 MB); the 200 or so of them a
 # program runs at start are scattered over it, and the kernel maps code 64 KB at a time around
 # each page run, so nearly all of it was resident (1.4 MB of the sample scene's 12 MB). Split,
-# those functions are placed with the rest of the code run at start (scripts/startup-order.txt)
+# those functions are placed with the rest of the code run at start (tools/release-link/startup-order.txt)
 # and the ones no program calls are left out.
 #
 # The check: the four objects are linked twice as a shared library with every section kept,
 # once as the toolchain ships them and once split, with the split functions in reverse order;
-# scripts/check-split.py compares the two instruction by instruction (every call, jump and
+# tools/release-link/check-split.py compares the two instruction by instruction (every call, jump and
 # address, and every case of every jump table, must lead to the same place). An object that
 # cannot be split, or a failed check, leaves the toolchain's objects in use (a line on
 # standard error says so). The result, or why there is none, is kept until the toolchain
@@ -23,7 +23,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-folder=${1:-$(cd "$here/.." && pwd)/.build/split-stdlib}
+folder=${1:-$(cd "$here/../.." && pwd)/.build/split-stdlib}
 swiftc=$(command -v swiftc) || { echo "split-stdlib: swiftc is not on PATH" >&2; exit 1; }
 bin=$(dirname "$(readlink -f "$swiftc")")
 static=$(cd "$bin/../lib/swift_static/linux" 2>/dev/null && pwd) ||
@@ -104,7 +104,7 @@ cp "$work/check.txt" "$folder/check.txt"
 # so the archives' members they replace are never loaded.
 {
 	echo '#!/bin/sh'
-	echo "# Written by scripts/split-stdlib.sh: $lld with the split standard library objects."
+	echo "# Written by tools/release-link/split-stdlib.sh: $lld with the split standard library objects."
 	echo 'first=1 added=0'
 	echo 'for argument in "$@"; do'
 	echo '	if [ $first = 1 ]; then set --; first=0; fi'

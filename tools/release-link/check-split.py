@@ -33,6 +33,30 @@ unplaceable = set()  # (object, original .text offset) of fields before a merged
 split_starts = {}  # object -> the original offsets of its functions
 
 
+SECTION_TYPES = {1: "PROGBITS", 4: "RELA"}
+
+
+def section_headers(path):
+    """[(index, name, type, size)] of a 64-bit little-endian ELF object's sections, read from
+    the file itself: readelf shortens long section names (binutils 2.44 cuts them at 256
+    characters, and Swift's mangled names are longer), and the names are what is compared."""
+    data = open(path, "rb").read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise SystemExit(f"check-split: {path} is not a 64-bit little-endian ELF object")
+    offset, = struct.unpack_from("<Q", data, 0x28)
+    entry_size, count, names_index = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", data, offset + i * entry_size)
+               for i in range(count)]
+    names_offset = headers[names_index][4]
+
+    def name(at):
+        start = names_offset + at
+        return data[start:data.index(b"\0", start)].decode("utf-8", "replace")
+
+    return [(i, name(h[0]), SECTION_TYPES.get(h[1], str(h[1])), h[5])
+            for i, h in enumerate(headers) if i > 0]
+
+
 def read_map(path, split_objects=()):
     """[(address, size, object, section, original offset)] of the input sections, sorted.
 
@@ -41,16 +65,9 @@ def read_map(path, split_objects=()):
     original order, so it is the sum of the sizes of those before it."""
     originals = {}
     for obj in split_objects:
-        listing = subprocess.run(["readelf", "-SW", obj], capture_output=True, text=True,
-                                 check=True).stdout
         # split-text.py appends the functions' sections after all the original ones, then
         # their relocation sections: read back from the end.
-        rows = []
-        for line in listing.splitlines():
-            match = re.match(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+(\S+)\s+\S+\s+\S+\s+(\S+)", line)
-            if match:
-                rows.append((int(match.group(1)), match.group(2), match.group(3),
-                             int(match.group(4), 16)))
+        rows = section_headers(obj)
         end = len(rows)
         while end > 0 and rows[end - 1][2] == "RELA":
             end -= 1

@@ -34,7 +34,7 @@ Everything is checked: every function's symbols must fit its section, every refe
 inside .text, a jump table's cases inside the function that uses it, and every displacement the
 disassembly shows must be found in its instruction. An object this cannot split safely is
 refused (exit status 1 and a one-line reason) rather than written, and one without a `.text` of
-functions is copied unchanged. scripts/check-split.py compares a program linked with the result
+functions is copied unchanged. tools/release-link/check-split.py compares a program linked with the result
 against the same program linked with the original, instruction by instruction.
 
 Only ELF64 little-endian x86-64 relocatable objects, as the Swift toolchain for Linux ships.

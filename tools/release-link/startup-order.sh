@@ -1,5 +1,5 @@
 #!/bin/bash
-# Writes the function order the release build links tooltip-demo with (scripts/startup-order.txt,
+# Writes the function order the release build links tooltip-demo with (tools/release-link/startup-order.txt,
 # read by `make bench` through lld's --symbol-ordering-file): the functions the demo runs from
 # exec until its window is up, then those it runs to show and hide tooltips.
 #
@@ -7,9 +7,9 @@
 # touches (fault-around), so code run at start that is scattered over the executable makes most
 # of it resident. Placed together, that code costs about its own size (0.9 MB of code resident
 # in the sample scene with a tooltip shown). lld places sections: the release build gives every
-# function one (scripts/release-flags.sh), the standard library's private functions a symbol
+# function one (tools/release-link/release-flags.sh), the standard library's private functions a symbol
 # the list can name, and the compiler's private functions in X11UI, which callgrind reports by
-# address only, a section together (scripts/private-functions.ld).
+# address only, a section together (tools/release-link/private-functions.ld).
 #
 # Measured with valgrind's callgrind (every function that runs, not a sample), on a private Xvfb:
 # the sample scene and the whole demo, each first started (dump 1), then the pointer rests on
@@ -19,11 +19,11 @@
 # missing from the list is only placed after those on it, and a name that no longer exists is
 # ignored.
 #
-# Usage: scripts/startup-order.sh [RELEASE-TOOLTIP-DEMO] [OUTPUT]   (make startup-order)
+# Usage: tools/release-link/startup-order.sh [RELEASE-TOOLTIP-DEMO] [OUTPUT]   (make startup-order)
 set -euo pipefail
 
 demo=$(readlink -f "${1:-.build/release/tooltip-demo}")
-output=${2:-scripts/startup-order.txt}
+output=${2:-tools/release-link/startup-order.txt}
 command -v valgrind >/dev/null || { echo "startup-order: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
 [ -x "$demo" ] || { echo "startup-order: $demo is not built" >&2; exit 1; }
 

@@ -3,7 +3,7 @@
 # benchmarked programs are linked with (the Makefile's RELEASE); a program depending on X11UI
 # gets the same memory and start-up with them (README, "Depending on X11UI"):
 #
-#     swift build -c release $(../X11UI/scripts/release-flags.sh)
+#     swift build -c release $(../X11UI/tools/release-link/release-flags.sh)
 #
 # - the Swift standard library linked statically (--static-swift-stdlib): its resident code is
 #   the parts the program runs, not all of libswiftCore.so;
@@ -29,12 +29,27 @@
 # Paths are absolute, so the flags work from any folder. lld ignores names in the order that a
 # program does not have.
 here=$(cd "$(dirname "$0")" && pwd)
-split=$(cd "$here/.." && pwd)/.build/split-stdlib
+split=$(cd "$here/../.." && pwd)/.build/split-stdlib
+
+# What cannot be done here is left out, each with one line on standard error; the flags that
+# remain still build a working program (ReleaseLinkFallbackTests).
+# - The split reads x86-64 code only; X11UI_RELEASE_SPLIT=0 leaves it out on purpose.
 linker=""
-if "$here/split-stdlib.sh" "$split" >&2; then
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "release-flags: the standard library is not split on $(uname -m) (x86-64 only)" >&2
+elif [ "${X11UI_RELEASE_SPLIT:-1}" = 0 ]; then
+	echo "release-flags: the standard library is not split (X11UI_RELEASE_SPLIT=0)" >&2
+elif "$here/split-stdlib.sh" "$split" >&2; then
 	linker="-Xswiftc -Xclang-linker -Xswiftc --ld-path=$split/ld.lld"
 fi
-echo "--static-swift-stdlib -Xlinker -L$here/static-cxx" \
+# - The C++ runtime statically needs libstdc++.a (Debian's libstdc++-N-dev, which g++ brings).
+static_cxx="-Xlinker -L$here/static-cxx"
+archive=$(c++ -print-file-name=libstdc++.a 2>/dev/null || gcc -print-file-name=libstdc++.a 2>/dev/null)
+if [ ! -f "$archive" ]; then
+	echo "release-flags: libstdc++.a is missing (install g++): the C++ runtime stays shared" >&2
+	static_cxx=""
+fi
+echo "--static-swift-stdlib $static_cxx" \
 	"-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs" \
 	"-Xlinker --symbol-ordering-file=$here/startup-order.txt -Xlinker --no-warn-symbol-ordering" \
 	"-Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker --no-export-dynamic" \
