@@ -35,8 +35,8 @@ trixie) release="Debian 13" ;;
 bookworm) release="Debian 12" ;;
 *) echo "fresh-debian: no README row for suite $suite (trixie, bookworm)" >&2; exit 1 ;;
 esac
-# The README's row for the release: | Debian 13 (trixie) | `apt-get install ...` |
-prerequisites=$(grep -E "^\| *$release" "$here/README.md" | head -1 | sed -n 's/.*`[^`]*apt-get install \([^`]*\)`.*/\1/p')
+# The README's row for the release: | Debian 13 (trixie) | `packages ...` |
+prerequisites=$(grep -E "^\| *$release" "$here/README.md" | head -1 | sed -n 's/.*`\([^`]*\)`.*/\1/p' | sed 's/^.*apt-get install //')
 [ -n "$prerequisites" ] || { echo "fresh-debian: the README names no prerequisites for $release" >&2; exit 1; }
 
 mkdir -p "$state"
