@@ -114,6 +114,8 @@ FLOOR_PEER := cc -O2 -o .build/floor-peer scripts/floor-peer.c $$(pkg-config --c
 BENCH_FONT_SETS = --desktop-fonts $(CURDIR)/.build/desktop-fonts/fonts.conf \
 	--plain-demo .build/plain/release/tooltip-demo
 
+# The figures go to standard output and, as the report (scripts/bench-report.py), to
+# docs/benchmarks.md and the README's table: commit them when publishing figures.
 bench: $(STATIC_CXX)/libstdc++.so
 	$(check-swift)
 	@$(INSTALL_DEPS) bench
@@ -124,7 +126,8 @@ bench: $(STATIC_CXX)/libstdc++.so
 	$(call release-objects,.build)
 	$(SWIFT_BUILD) $(RELEASE) --product tooltip-demo
 	$(SWIFT_BUILD) $(RELEASE) --product tooltip-bench
-	.build/release/tooltip-bench --peer-floor .build/floor-peer $(BENCH_FONT_SETS)
+	set -o pipefail; .build/release/tooltip-bench --peer-floor .build/floor-peer $(BENCH_FONT_SETS) | tee .build/bench.txt
+	scripts/bench-report.py .build/bench.txt
 
 # The order of the code run at start (see RELEASE), from the release demo run under callgrind.
 startup-order: $(STATIC_CXX)/libstdc++.so
@@ -148,7 +151,8 @@ bench-gtk: $(STATIC_CXX)/libstdc++.so
 	$(SWIFT_BUILD) $(RELEASE) --product tooltip-bench
 	scripts/desktop-fonts.sh .build/desktop-fonts >/dev/null
 	$(SWIFT_BUILD) -c release --product tooltip-demo --scratch-path .build/plain
-	.build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer $(BENCH_FONT_SETS)
+	set -o pipefail; .build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer $(BENCH_FONT_SETS) | tee .build/bench.txt
+	scripts/bench-report.py .build/bench.txt
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are
