@@ -66,7 +66,7 @@ screenshots: deps
 	.build/debug/demo-tour --output assets/screenshots --appearance high-contrast
 
 # Every test. Tests start their own Xvfb on a free display number; none needs $$DISPLAY. A run
-# that hangs is stopped after ten minutes, with where each thread waits (scripts/run-tests.sh,
+# that hangs is stopped after fifteen minutes, with where each thread waits (scripts/run-tests.sh,
 # with gdb, which only the test targets install).
 test: deps-test
 	$(SWIFT_BUILD) --build-tests
