@@ -3,7 +3,7 @@ import Testing
 import X11TestSupport
 import X11UI
 
-/// SPEC 11, soak: 10,000 show/hide cycles over several interactions (text of varying length,
+/// Long use leaks nothing: 10,000 show/hide cycles over several interactions (text of varying length,
 /// items, rich views, hover and click) leave the X server's resources for the client and the
 /// process's memory flat.
 ///
