@@ -541,7 +541,9 @@ struct AccessibilityTests {
         environment["NO_AT_BRIDGE"] = nil  // set by in-process tests (InProcessDisplay)
         let probe = try ChildProcess(
             "/usr/bin/dbus-run-session",
-            ["--", "/usr/bin/python3", script, "--walk"] + steps + ["--", ProgramProcess.executablePath("tooltip-demo")],
+            ["--", "/usr/bin/python3", script, "--walk"] + steps + [
+                "--", ProgramProcess.executablePath("tooltip-demo"),
+            ],
             environment: environment, stdout: .file(output), stderr: .null, ownProcessGroup: true)
         defer { probe.stop() }  // the probe's Orca, bus and program go with it
         // The probe stops at its first step that times out (20 s), and at once when Orca never
