@@ -31,13 +31,25 @@ import pyatspi  # noqa: E402  (after the launcher, so libatspi finds the bus)
 
 events = []
 
+# Roles as pyatspi's constant names ("ROLE_PUSH_BUTTON"), from the role's number: the English
+# names differ between releases (libatspi 2.46 asks the program and hears "push button", 2.56
+# names the role itself "button"), the numbers and pyatspi's constants do not.
+ROLES = {int(getattr(pyatspi, name)): name for name in dir(pyatspi)
+         if name.startswith("ROLE_") and isinstance(getattr(pyatspi, name), int)}
+
+
+def role_of(accessible):
+    role = int(accessible.getRole())
+    return ROLES.get(role, "ROLE_%d" % role)
+
+
 
 def on_event(event):
     try:
         source = event.source
         events.append({
             "type": event.type, "source": source.name if source else None,
-            "role": source.getRoleName() if source else None, "detail1": event.detail1,
+            "role": role_of(source) if source else None, "detail1": event.detail1,
             "data": event.any_data if isinstance(event.any_data, (str, int)) else None,
         })
     except Exception as error:  # a source that went away
@@ -144,7 +156,7 @@ def find_app():
 def node(accessible, depth=0):
     states = accessible.getState()
     entry = {
-        "role": accessible.getRoleName(), "name": accessible.name, "description": accessible.description,
+        "role": role_of(accessible), "name": accessible.name, "description": accessible.description,
         "id": accessible.accessibleId if hasattr(accessible, "accessibleId") else None,
         "states": sorted(pyatspi.stateToString(s) for s in states.getStates()),
         "interfaces": sorted(accessible.get_interfaces()),
@@ -247,7 +259,7 @@ try:
     app = pump(find_app, 20)
     if app is None:
         raise RuntimeError("the program never appeared on the desktop")
-    report["parentRole"] = app.parent.getRoleName() if app.parent else None
+    report["parentRole"] = role_of(app.parent) if app.parent else None
     if tree_only:
         pump(lambda: app.childCount > 0, 5)
         report["tree"] = node(app)
@@ -273,7 +285,7 @@ try:
         focus.append(focused[-1]["source"] if len(focused) > before else None)
         if len(focus) == 1:
             # The focus tooltip of the first button: a tool tip object while it shows.
-            tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"), None), 5)
+            tip = pump(lambda: next((c for c in app if c is not None and c.getRole() == pyatspi.ROLE_TOOL_TIP), None), 5)
             if tip is not None:
                 report["toolTip"] = node(tip)
                 report["toolTipText"] = text_of(tip)
@@ -282,20 +294,20 @@ try:
         if len(focus) == 2:
             # The cart's focus tooltip; Space adds an item and the shown tooltip says so in place.
             def cart_tip():
-                return next((c for c in app if c is not None and c.getRoleName() == "tool tip"
+                return next((c for c in app if c is not None and c.getRole() == pyatspi.ROLE_TOOL_TIP
                              and "cart" in c.name), None)
             tip = pump(cart_tip, 5)
             if tip is not None:
                 before = len(events)
                 subprocess.run(["xdotool", "key", "space"], check=True)
                 pump(lambda: any(e["type"] == "object:text-changed:insert" for e in events[before:]), 5)
-                report["cartToolTipChange"] = [e for e in events[before:] if e.get("role") == "tool tip"]
+                report["cartToolTipChange"] = [e for e in events[before:] if e.get("role") == "ROLE_TOOL_TIP"]
                 tip = cart_tip()
                 report["cartToolTipText"] = text_of(tip) if tip is not None else None
     report["focus"] = focus
     # The tooltip's RemoveAccessible follows its hiding.
     pump(lambda: any(c["member"] == "RemoveAccessible" for c in cache_signals), 3)
-    report["toolTipAfterFocusMoved"] = [c.name for c in app if c is not None and c.getRoleName() == "tool tip"]
+    report["toolTipAfterFocusMoved"] = [c.name for c in app if c is not None and c.getRole() == pyatspi.ROLE_TOOL_TIP]
     # Hidden, the tool tip object keeps the text it showed last (its name and its Text).
     def tool_tip_call(interface, member, arguments):
         return a11y.call_sync(bus, "/org/a11y/atspi/accessible/tooltip", interface, member, arguments, None,
@@ -353,7 +365,7 @@ try:
     items = find(app, "items-button")
     if items is not None:
         items.queryAction().doAction(1)  # toggle tooltip
-        tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"
+        tip = pump(lambda: next((c for c in app if c is not None and c.getRole() == pyatspi.ROLE_TOOL_TIP
                                  and c.name == "6 31"), None), 5)
         if tip is not None:
             t = tip.queryText()
@@ -377,7 +389,7 @@ try:
         pump(lambda: False, 0.7)  # out of browse mode
         subprocess.run(["xdotool", "mousemove", str(extents.x + 40), str(extents.y + extents.height // 2)],
                        check=True)
-        tip = pump(lambda: next((c for c in app if c is not None and c.getRoleName() == "tool tip"), None), 1.5)
+        tip = pump(lambda: next((c for c in app if c is not None and c.getRole() == pyatspi.ROLE_TOOL_TIP), None), 1.5)
         shown = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "X11UI-ToolTip", "getwindowname",
                                 "%@"], capture_output=True, text=True).stdout.strip()
         expansions[identifier] = {"name": view.name, "description": view.description, "shown": shown,

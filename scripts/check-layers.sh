@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layer rules of Sources/X11UI (SPEC section 3), checked on the source tree:
+# The layer rules of Sources/X11UI, checked on the source tree:
 #   - only Platform/ and Drawing/ import CX11 (Xlib, Xft, cairo): windows, views and tooltips
 #     reach X through Platform's types;
 #   - no library file is longer than 400 lines.

@@ -20,9 +20,12 @@ Commands on standard input, one a line, each answered "DONE <command>":
     release                    answers the calls held so far (--hold)
     quit
 
+It exits when its bus goes away or its parent ends, whatever it was told.
+
 Uses Debian's python3-gi (Gio); no other module.
 """
 
+import os
 import sys
 
 from gi.repository import Gio, GLib
@@ -154,6 +157,23 @@ def main():
     def lost(connection, name):
         say("LOST")
         loop.quit()
+
+    # It never outlives its bus or its parent (the test, or the bus that started it): a test
+    # that fails or is stopped before it says "quit" leaves no portal behind. The bus's end
+    # closes the connection; the parent's makes its pidfd readable.
+    def gone(*_):
+        loop.quit()
+        return False
+
+    bus.connect("closed", gone)
+    parent = os.getppid()
+    try:
+        pidfd = os.pidfd_open(parent)
+        GLib.io_add_watch(GLib.IOChannel.unix_new(pidfd), GLib.IO_IN | GLib.IO_HUP, gone)
+    except OSError:  # no pidfd (a kernel before 5.3): the parent is checked now and then
+        GLib.timeout_add_seconds(1, lambda: gone() if os.getppid() != parent else True)
+    if os.getppid() != parent:  # the parent went before the watch was set
+        return
 
     Gio.bus_own_name_on_connection(bus, SERVICE, Gio.BusNameOwnerFlags.DO_NOT_QUEUE, acquired, lost)
     if not log:

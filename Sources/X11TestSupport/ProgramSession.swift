@@ -14,12 +14,14 @@ public final class ProgramSession: @unchecked Sendable {
     public private(set) var frames: [String: Frame] = [:]
 
     /// Starts a server (with a compositor when `composited`, and a settings manager with
-    /// `xsettings` when given), then the program, and waits until its window lists `readyView`.
+    /// `xsettings` when given, and X resources when given, as `"*browseTimeout: 0\n"`), then
+    /// the program, and waits until its window lists `readyView`.
     public init(
         _ program: String = "tooltip-demo", arguments: [String] = [], readyView: String,
         alsoReady: [String] = [], composited: Bool = false,
         width: Int = 1280, height: Int = 800, serverArguments: [String] = [], environment: [String: String] = [:],
-        xsettings: [String: XSettingsManager.Value]? = nil, stdout: ChildProcess.Output = .null
+        xsettings: [String: XSettingsManager.Value]? = nil, resources: String? = nil,
+        stdout: ChildProcess.Output = .null
     ) throws {
         server = try XvfbServer(width: width, height: height, extraArguments: serverArguments)
         let display = server.display
@@ -30,6 +32,7 @@ public final class ProgramSession: @unchecked Sendable {
         }
         let probe = try ServerProbe(display: server.display)
         self.probe = probe
+        if let resources { probe.setResources(resources) }
         if composited {
             _ = wait(timeout: 5) { probe.selectionOwner("_NET_WM_CM_S0") != 0 }
         }

@@ -2,7 +2,8 @@ import CX11
 import Foundation
 import X11TestSupport
 
-// tooltip-bench: the figures of SPEC section 10, measured in one run on a private Xvfb.
+// tooltip-bench: the performance figures (time to first frame, show latency, X requests and
+// round trips, memory), measured in one run on a private Xvfb.
 // Programs are measured from outside (XTest in, MapNotify and pixels out); X requests and
 // round trips through a counting proxy between the program and the server; costs inside the
 // library in-process. See README ("Performance") for the method and the latest figures.

@@ -92,7 +92,7 @@ struct DesktopDemoEndToEndTests {
     @Test func tooltipsFadeAsTheManagersEnableAnimationsSaysLive() throws {
         let session = try ProgramSession(
             arguments: ["--scene", "sample"], readyView: "text-view", composited: true,
-            xsettings: ["Net/EnableAnimations": 0])
+            xsettings: ["Net/EnableAnimations": 0], resources: "*browseTimeout: 0\n")
         let manager = try #require(session.settingsManager)
         let probe = session.probe
         let (sourceID, text) = SampleSceneTests.texts[2]
@@ -101,12 +101,11 @@ struct DesktopDemoEndToEndTests {
             probe.longs(window, "_NET_WM_WINDOW_OPACITY")?.first.map { $0 & 0xffff_ffff }
         }
 
-        /// Shows the tooltip as a first one (after the browse timeout) and hides it; returns
-        /// the tooltip's window and the opacities seen while it was mapped.
+        /// Shows the tooltip as a first one (no browse timeout: every tooltip is a first one)
+        /// and hides it; returns the tooltip's window and the opacities seen while it was mapped.
         func showAndHide() throws -> (window: UInt, opacities: [Int]) {
             session.park()
             try #require(session.waitForNoToolTip())
-            usleep(600_000)
             probe.movePointer(to: source.midX, source.midY)
             let tip = try #require(session.waitForToolTip(named: text))
             var seen: [Int] = []

@@ -103,7 +103,6 @@ final class FollowPointerTests {
         guard program.waitForView("follow-shape") != nil,
             wait(timeout: 10, { [program, probe] in program.windows.allSatisfy { probe.info($0)?.isMapped == true } })
         else { throw XvfbServer.StartError(description: "the demo did not start: \(program.standardError)") }
-        usleep(50_000)
     }
 
     deinit {
@@ -121,6 +120,15 @@ final class FollowPointerTests {
         "x: \(Int((Double(x - bar.x) / Double(bar.width - 1) * 100).rounded()))%"
     }
 
+    /// No configure while the pointer rests: from `snapshot` until the program's hover grace
+    /// timer has fired and hidden the tooltip (the pointer left for the far corner), a later
+    /// event in the program's own order, the tooltip window got no configure.
+    func noConfigureAtRest(since snapshot: XProxy.Counts) -> Int {
+        probe.movePointer(to: server.width - 1, server.height - 1)
+        _ = wait(timeout: 3) { probe.mappedPopups().isEmpty }
+        return (proxy.snapshot - snapshot).opcodes[Self.configureWindow, default: 0]
+    }
+
     @Test func movingAlongTheBarMovesTheToolTipWithAtMostOneConfigurePerMotion() throws {
         let bar = try #require(program.frames()["follow-shape"])
         probe.movePointer(to: server.width - 1, server.height / 2)
@@ -131,33 +139,31 @@ final class FollowPointerTests {
         let first = try #require(toolTip).frame
         #expect(first.y >= bar.maxY, "below the bar")
         // Rest: nothing moves, nothing is sent.
-        probe.sync()
-        usleep(100_000)
-        let resting = proxy.snapshot
-        usleep(300_000)
-        #expect((proxy.snapshot - resting).opcodes[Self.configureWindow, default: 0] == 0, "no configure at rest")
-        // Along the bar in 40 motions, a few milliseconds apart.
+        #expect(wait(timeout: 2) { toolTip.map { abs($0.frame.midX - x) <= 2 } == true }, "at the pointer")
+        #expect(noConfigureAtRest(since: proxy.snapshot) == 0, "no configure at rest")
+        probe.movePointer(to: x, y)
+        #expect(wait(timeout: 3) { toolTip?.name == percent(x, along: bar) }, "shows again")
+        // Along the bar in 40 motions, each sent once the tooltip followed the one before.
         let start = proxy.snapshot
         let motions = 40
         for _ in 0..<motions {
             x += 4
             probe.movePointer(to: x, y)
-            probe.sync()
-            usleep(4_000)
+            _ = wait(timeout: 2) { toolTip?.name == percent(x, along: bar) }
         }
         #expect(
-            wait(timeout: 2) { toolTip?.name == percent(x, along: bar) }, "the text follows: \(toolTip?.name ?? "")")
+            wait(timeout: 2) {
+                toolTip.map { $0.name == percent(x, along: bar) && abs($0.frame.midX - x) <= 2 } == true
+            },
+            "the text and the tooltip follow: \(String(describing: toolTip))")
         let tip = try #require(toolTip).frame
         #expect(abs(tip.midX - x) <= 2, "the tooltip is at the pointer: \(tip) for x \(x)")
         #expect(tip.x > first.x + 100, "it moved with the pointer")
         #expect(!tip.contains(x, y), "never under the pointer")
-        usleep(100_000)
         let configures = (proxy.snapshot - start).opcodes[Self.configureWindow, default: 0]
         #expect(configures >= 5, "it moved: \(configures) configures")
         #expect(configures <= motions, "\(configures) configures for \(motions) motions")
         // Still again: no configure.
-        let still = proxy.snapshot
-        usleep(300_000)
-        #expect((proxy.snapshot - still).opcodes[Self.configureWindow, default: 0] == 0, "no configure at rest")
+        #expect(noConfigureAtRest(since: proxy.snapshot) == 0, "no configure at rest")
     }
 }

@@ -9,6 +9,14 @@ import X11TestSupport
 /// its MapNotify, again and again until it shows the dark background, over many starts.
 @Suite(.serialized)
 struct FirstFrameTests {
+    /// Blocks until the server sends something on the connection (Xlib's queue is empty: the
+    /// caller's XPending said so), or until `deadline`.
+    static func awaitEvent(_ display: OpaquePointer, until deadline: Date) {
+        var descriptor = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
+        let milliseconds = max(0, Int32(deadline.timeIntervalSinceNow * 1000))
+        _ = poll(&descriptor, 1, milliseconds)
+    }
+
     static let light: UInt32 = 0xf2f2f7
     static let dark: UInt32 = 0x1c1c1e
     /// The demo, or another build of it beside it (`X11UI_FIRST_FRAME_PROGRAM`), to measure
@@ -56,7 +64,7 @@ struct FirstFrameTests {
             let started = Date()
             while mapped == 0, Date().timeIntervalSince(started) < 20 {
                 guard XPending(display) > 0 else {
-                    usleep(200)
+                    Self.awaitEvent(display, until: started + 20)
                     continue
                 }
                 var event = XEvent()
@@ -134,7 +142,7 @@ struct FirstFrameTests {
         let started = Date()
         while Date().timeIntervalSince(started) < 20 {
             guard XPending(display) > 0 else {
-                usleep(200)
+                Self.awaitEvent(display, until: started + 20)
                 continue
             }
             var event = XEvent()

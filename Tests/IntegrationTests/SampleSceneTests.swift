@@ -35,7 +35,7 @@ final class SampleSceneTests {
         #expect(probe.string(tip.id, "WM_CLASS")?.contains("X11UI-ToolTip") == true)
     }
 
-    /// The sample views and their tooltips' texts (SPEC section 7).
+    /// The demo's sample views and the texts of their tooltips, as the demo must show them.
     static let texts = [
         ("default-view", "The default tooltip for the view."),
         ("label", "The label's tooltip."),

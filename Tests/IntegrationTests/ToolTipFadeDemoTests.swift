@@ -34,7 +34,13 @@ final class ToolTipFadeDemoTests {
         #expect(session.waitForNoToolTip())
         probe.watchChanges(of: id)
         #expect(wait(timeout: 2) { opacity(id) == nil }, "the fade-out ended")
-        usleep(600_000)  // past the browse timeout: the next show is a first one again
+        // The next show is a first one again once the browse timeout (500 ms) and delay (60 ms)
+        // have passed since the hide: on the server's clock, from the end of the fade-out.
+        let hidden =
+            probe.changes(of: id).compactMap {
+                if case .propertyDeleted(opacityAtom, let time) = $0 { time } else { nil }
+            }.last ?? probe.serverTime()
+        #expect(wait(timeout: 3) { probe.serverTime() >= hidden + 600 }, "past the browse timeout")
         _ = probe.changes(of: id)
 
         probe.movePointer(to: view.midX, view.midY)

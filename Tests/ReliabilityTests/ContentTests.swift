@@ -3,7 +3,7 @@ import Testing
 import X11TestSupport
 import X11UI
 
-/// SPEC 11, bad content: rendered or safely truncated, in bounded time, within the maximum
+/// Any tooltip content is survived: rendered or safely truncated, in bounded time, within the maximum
 /// size; never a crash or a hang.
 @Suite(.serialized)
 @MainActor

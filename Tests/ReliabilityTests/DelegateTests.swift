@@ -19,7 +19,7 @@ final class ScriptedDelegate: ToolTipInteractionDelegate {
     }
 }
 
-/// SPEC 11, delegates: nil, rectangles outside the view, empty, negative, NaN and huge, an
+/// Any answer from a delegate is survived: nil, rectangles outside the view, empty, negative, NaN and huge, an
 /// answer that changes on every call, a delegate that removes the view while answering.
 @Suite(.serialized)
 @MainActor

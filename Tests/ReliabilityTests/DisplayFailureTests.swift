@@ -3,7 +3,7 @@ import Testing
 import X11TestSupport
 import X11UI
 
-/// SPEC 11: no display, a bad one, a refused connection, a server that dies: a typed error or
+/// A program must fail cleanly without a usable display: no display, a bad one, a refused connection, a server that dies: a typed error or
 /// exit status 1 with one line on stderr, quickly, never a hang or a core dump.
 @Suite struct DisplayFailureTests {
     /// Runs the demo with an environment and returns (status, stderr, seconds).

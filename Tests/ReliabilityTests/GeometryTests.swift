@@ -3,7 +3,7 @@ import Testing
 import X11TestSupport
 import X11UI
 
-/// SPEC 11, geometry: tiny and huge screens, sources at every edge and corner, several RandR
+/// A tooltip is placed sanely on any screen geometry: tiny and huge screens, sources at every edge and corner, several RandR
 /// monitors with gaps, a source spanning two monitors. The tooltip lies wholly on one monitor
 /// and never under the pointer. Hovering goes through XTest, the real path. (Xvfb's RandR does
 /// not take `xrandr --setmonitor`, so the monitor layouts are given to the application.)

@@ -3,7 +3,7 @@ import Testing
 import X11TestSupport
 @_spi(Testing) import X11UI
 
-/// SPEC 11, lifecycle: views and windows removed, hidden or closed while their tooltip shows or
+/// A tooltip never outlives its view: views and windows removed, hidden or closed while their tooltip shows or
 /// while its timer runs: the tooltip hides, the timer is cancelled, nothing retains a dead view.
 @Suite(.serialized)
 @MainActor

@@ -4,7 +4,7 @@ import Testing
 import X11TestSupport
 import X11UI
 
-/// SPEC 11, protocol races: another client destroys the source window or the tooltip window;
+/// Protocol races are survived: another client destroys the source window or the tooltip window;
 /// errors such as BadWindow are swallowed and counted, never fatal.
 @Suite(.serialized)
 @MainActor

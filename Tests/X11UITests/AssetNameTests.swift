@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import X11UI
@@ -20,6 +21,12 @@ import Testing
     @Test func anAssetIsFoundInTheFoldersSearched() throws {
         let heart = try Image(assetNamed: "heart")
         #expect(heart.size.width > 0)
-        #expect(Image.assetFolders == Image.assetFolders)
+        // The package's own assets folder is searched, after the executable's, and it holds the
+        // heart that was found.
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let folders = Image.assetFolders
+        #expect(folders.last == package + "/assets", "\(folders)")
+        #expect(folders.contains { FileManager.default.isReadableFile(atPath: $0 + "/heart.png") }, "\(folders)")
     }
 }
