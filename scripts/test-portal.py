@@ -5,12 +5,14 @@ org.freedesktop.portal.Settings at /org/freedesktop/portal/desktop, as xdg-deskt
 ReadOne, Read (its value inside one more variant, as the real portal answers), ReadAll, the
 `version` property and SettingChanged.
 
-    test-portal.py [--version 1|2] [--silent | --hold] [--activated LOG] [NAMESPACE KEY VALUE]...
+    test-portal.py [--version 1|2] [--silent | --hold] [--pad BYTES] [--activated LOG] [NAMESPACE KEY VALUE]...
 
 VALUE is GVariant text ("uint32 1", "(0.2, 0.4, 0.8)", "'dark'" for a value of the wrong
 type). --version 1 is a portal without ReadOne (a call of it is an UnknownMethod error);
 --silent takes every call and never answers; --hold answers the calls only when told
-("release"). Prints "READY" once it owns the name, and "CALL <method> <key>" for each call.
+("release"); --pad adds a key `x-pad` of BYTES bytes to org.freedesktop.appearance (an answer of
+that size). Prints "READY" once it owns the name, and "CALL <method> <key>" for each call
+(`CALL ReadAll ns1,ns2` for ReadAll).
 --activated is a portal the bus starts on demand: it reads no commands and appends what it
 would print to LOG.
 Commands on standard input, one a line, each answered "DONE <command>":
@@ -79,6 +81,9 @@ def main():
             hold = True
         elif option == "--activated":
             log = arguments.pop(0)
+        elif option == "--pad":
+            pad = int(arguments.pop(0))
+            settings.setdefault("org.freedesktop.appearance", {})["x-pad"] = GLib.Variant("s", "x" * pad)
         else:
             namespace, key, value = option, arguments.pop(0), arguments.pop(0)
             settings.setdefault(namespace, {})[key] = GLib.Variant.parse(None, value, None, None)

@@ -115,6 +115,7 @@ struct cdbus {
     char *(*message_iter_get_signature)(cdbus_iter *);
     void (*free)(void *);
     cdbus_bool_t (*connection_read_write)(DBusConnection *, int);
+    void (*connection_set_max_message_size)(DBusConnection *, long);
 };
 
 /* Opens libdbus-1 and finds its functions; returns 0 (and leaves nothing open) when the
@@ -143,7 +144,7 @@ static inline int cdbus_load(struct cdbus *d) {
         (void **)&d->message_iter_get_basic, (void **)&d->message_iter_next, (void **)&d->message_iter_recurse,
         (void **)&d->message_iter_append_basic, (void **)&d->message_iter_open_container,
         (void **)&d->message_iter_close_container, (void **)&d->message_iter_get_signature, (void **)&d->free,
-        (void **)&d->connection_read_write,
+        (void **)&d->connection_read_write, (void **)&d->connection_set_max_message_size,
     };
     const char *names[] = {
         "dbus_error_init", "dbus_error_free", "dbus_connection_open_private",
@@ -165,7 +166,7 @@ static inline int cdbus_load(struct cdbus *d) {
         "dbus_message_iter_get_basic", "dbus_message_iter_next", "dbus_message_iter_recurse",
         "dbus_message_iter_append_basic", "dbus_message_iter_open_container",
         "dbus_message_iter_close_container", "dbus_message_iter_get_signature", "dbus_free",
-        "dbus_connection_read_write",
+        "dbus_connection_read_write", "dbus_connection_set_max_message_size",
     };
     _Static_assert(sizeof fields / sizeof fields[0] == sizeof names / sizeof names[0], "one name per field");
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {

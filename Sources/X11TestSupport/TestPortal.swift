@@ -12,7 +12,9 @@ public final class TestSessionBus: @unchecked Sendable {
     /// Starts the bus, listening on a socket of its own in the temporary directory, or at
     /// `socketPath` (`$XDG_RUNTIME_DIR/bus`, where a user session's bus listens); it starts
     /// the services of `serviceDirectory` on demand (none without it).
-    public init(socketPath: String? = nil, serviceDirectory: String? = nil) throws {
+    /// `maxMessageSize` raises the bus's own limit on a message (32 MiB by default; a user
+    /// session's bus allows 1 GB).
+    public init(socketPath: String? = nil, serviceDirectory: String? = nil, maxMessageSize: Int? = nil) throws {
         configuration = NSTemporaryDirectory() + "x11ui-bus-\(UUID().uuidString).conf"
         let listen = socketPath.map { "unix:path=\($0)" } ?? "unix:tmpdir=\(NSTemporaryDirectory())"
         let text = """
@@ -23,6 +25,8 @@ public final class TestSessionBus: @unchecked Sendable {
               <listen>\(listen)</listen>
               <auth>EXTERNAL</auth>
               \(serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? "")
+              \(maxMessageSize.map { "<limit name=\"max_message_size\">\($0)</limit>" } ?? "")
+              \(maxMessageSize.map { "<limit name=\"max_incoming_bytes\">\($0 * 2)</limit>" } ?? "")
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
@@ -70,12 +74,20 @@ public final class TestPortal: @unchecked Sendable {
     /// - Parameters:
     ///   - values: the `org.freedesktop.appearance` keys and their values in GVariant text
     ///     (`["color-scheme": "uint32 1"]`).
+    ///   - others: keys of other namespaces, by namespace (GNOME's:
+    ///     `["org.gnome.desktop.a11y.interface": ["high-contrast": "true"]]`).
     ///   - options: `--version 1` (no `ReadOne`), `--silent` (never answers), `--hold`
-    ///     (answers when `release()` says).
-    public init(_ values: [String: String] = [:], options: [String] = [], bus: TestSessionBus? = nil) throws {
+    ///     (answers when `release()` says), `--pad BYTES` (answers that large).
+    public init(
+        _ values: [String: String] = [:], others: [String: [String: String]] = [:], options: [String] = [],
+        bus: TestSessionBus? = nil
+    ) throws {
         self.bus = try bus ?? TestSessionBus()
         var arguments = [Self.script] + options
         for (key, value) in values.sorted(by: { $0.key < $1.key }) { arguments += [Self.appearance, key, value] }
+        for (namespace, keys) in others.sorted(by: { $0.key < $1.key }) {
+            for (key, value) in keys.sorted(by: { $0.key < $1.key }) { arguments += [namespace, key, value] }
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = self.bus.address
         process = try ChildProcess(
@@ -113,6 +125,12 @@ public final class TestPortal: @unchecked Sendable {
     @discardableResult
     public func set(_ key: String, _ value: String) -> Bool {
         command("set \(Self.appearance) \(key) \(value)")
+    }
+
+    /// Sets a key of any namespace and emits `SettingChanged`.
+    @discardableResult
+    public func set(namespace: String, _ key: String, _ value: String) -> Bool {
+        command("set \(namespace) \(key) \(value)")
     }
 
     /// Emits `SettingChanged` for any namespace and key, without changing what it reads.

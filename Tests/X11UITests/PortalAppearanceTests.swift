@@ -91,9 +91,50 @@ import Testing
 
     @Test func otherKeysAreIgnored() {
         var settings = PortalAppearanceSettings()
-        #expect(settings.take("reduced-motion", .uint32(1)) == nil)
         #expect(settings.take("whatever", .string("x")) == nil)
+        #expect(settings.take("org.gnome.desktop.interface", "gtk-theme", .string("HighContrast")) == nil)
+        #expect(settings.take("org.example", "contrast", .uint32(1)) == nil)
         #expect(settings == PortalAppearanceSettings())
+    }
+
+    /// GNOME's keys stand in where the freedesktop ones were not said, as libadwaita reads them;
+    /// a freedesktop key said wins, whatever GNOME's says.
+    @Test func gnomesKeysStandInForMissingFreedesktopOnes() {
+        var settings = PortalAppearanceSettings()
+        #expect(settings.take("org.gnome.desktop.a11y.interface", "high-contrast", .variant(.bool(true))) == nil)
+        #expect(settings.appearance == .highContrast)
+        #expect(settings.take("org.gnome.desktop.interface", "color-scheme", .string("prefer-dark")) == nil)
+        #expect(settings.appearance == .highContrastDark)
+        _ = settings.take("org.gnome.desktop.a11y.interface", "high-contrast", .bool(false))
+        #expect(settings.appearance == .dark)
+
+        _ = settings.take("org.gnome.desktop.a11y.interface", "high-contrast", .bool(true))
+        _ = settings.take("contrast", .uint32(0))
+        #expect(settings.appearance == .dark, "the freedesktop contrast, said, wins")
+        _ = settings.take("color-scheme", .uint32(0))
+        #expect(settings.appearance == .light, "and its colour scheme")
+        _ = settings.take("contrast", .uint32(1))
+        _ = settings.take("org.gnome.desktop.a11y.interface", "high-contrast", .bool(false))
+        #expect(settings.appearance == .highContrast)
+        let wrong = settings.take("org.gnome.desktop.a11y.interface", "high-contrast", .uint32(1))
+        #expect(wrong == "with the type \"u\", not \"b\"")
+    }
+
+    /// Reduced motion from either key: the freedesktop `reduced-motion` 1, or GNOME's
+    /// `enable-animations` false.
+    @Test func reducedMotionFromEitherKey() {
+        var settings = PortalAppearanceSettings()
+        #expect(!settings.reducesMotion)
+        _ = settings.take("reduced-motion", .variant(.uint32(1)))
+        #expect(settings.reducesMotion)
+        _ = settings.take("reduced-motion", .uint32(0))
+        #expect(!settings.reducesMotion)
+        _ = settings.take("org.gnome.desktop.interface", "enable-animations", .bool(false))
+        #expect(settings.reducesMotion, "GNOME's says reduce though the freedesktop one does not")
+        _ = settings.take("org.gnome.desktop.interface", "enable-animations", .bool(true))
+        #expect(!settings.reducesMotion)
+        #expect(settings.take("reduced-motion", .bool(true)) == "with the type \"b\", not \"u\"")
+        #expect(!settings.reducesMotion)
     }
 
     /// The session bus's socket path as a D-Bus address value: bytes outside the plain set

@@ -41,10 +41,18 @@ final class AccessibilityBridge {
         application.schedule(after: .zero) { [weak application] in
             guard let application, !application.isClosed else { return }
             AccessibilityBus.findAddress(for: application) { [weak application] address in
-                guard let application, !application.isClosed, application.accessibility == nil, let address,
-                    let bus = DBusConnection(address: address, application: application)
-                else { return }
-                application.accessibility = AccessibilityBridge(application: application, bus: bus)
+                guard let application, !application.isClosed, application.accessibility == nil, let address else {
+                    return
+                }
+                // Through the run loop: a bus that never answers its hello costs nothing.
+                DBusConnection.connect(to: address, application: application) { [weak application] bus in
+                    guard let bus else { return }
+                    guard let application, !application.isClosed, application.accessibility == nil else {
+                        bus.close()
+                        return
+                    }
+                    application.accessibility = AccessibilityBridge(application: application, bus: bus)
+                }
             }
         }
     }

@@ -1,5 +1,3 @@
-internal import Glibc
-
 /// The appearance in force: the program's choice, else the desktop's, else light.
 ///
 /// Views never read a setting themselves: they draw with named colours (``Color/label``,
@@ -39,63 +37,13 @@ extension Application {
         updateAppearance()
     }
 
-    /// Begins connecting to the session bus (``sessionBusAddress()``), without waiting for it:
-    /// nil without one.
-    static func beginSessionBus() -> DBusConnection.Beginning? {
-        guard let address = sessionBusAddress() else { return nil }
-        return DBusConnection.begin(connectingTo: address)
-    }
-
-    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS` when it is set (empty: none), else
-    /// the socket `$XDG_RUNTIME_DIR/bus` where it is one of this user's, as GDBus, sd-bus and
-    /// libdbus find the bus of a systemd user session (or dbus-broker's) that exports no
-    /// variable. One `stat` when the variable is unset; nil without either.
-    static func sessionBusAddress() -> String? {
-        if let address = Environment.value("DBUS_SESSION_BUS_ADDRESS") { return address.isEmpty ? nil : address }
-        guard let directory = Environment.value("XDG_RUNTIME_DIR"), directory.hasPrefix("/") else { return nil }
-        let path = directory + "/bus"
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == getuid() else {
-            return nil
-        }
-        return "unix:path=" + DBusConnection.escapedAddressValue(path)
-    }
-
-    /// Goes on connecting to the session bus and reads the desktop's appearance from its
-    /// settings portal, without waiting for either: the rest goes on while the program builds
-    /// and shows its windows.
-    func startSessionBus(_ beginning: DBusConnection.Beginning) {
-        let bus = DBusConnection(continuing: beginning, application: self)
-        guard !bus.isClosed else { return }
-        bus.onDisconnect = { [weak self] in
-            self?.desktopPortal = nil
-            self?.sessionBus = nil
-        }
-        sessionBus = bus
-        desktopPortal = DesktopPortal(application: self, bus: bus)
-        bus.pump()
-    }
-
-    /// How long after the portal's first readings were asked the first frame of a window may
-    /// wait for their answers: a portal answers in a millisecond or two, but on a busy machine
-    /// (a login, a loaded test run) it may take tens; one that takes longer, or never answers,
-    /// costs the start this much at most.
-    static let firstFrameWaitForPortal = Duration.milliseconds(200)
-
-    /// Moves the session bus on while the portal's first readings are still to come at start
-    /// (until the first window is on screen): called before a window is made, without waiting,
-    /// and before its first frame is copied, waiting for the answers until
-    /// `firstFrameWaitForPortal` after they were asked; so that a portal that answered has the
-    /// window made and painted in the desktop's appearance. The run loop does the rest.
-    func catchUpWithDesktop(beforeFirstFrame: Bool = false) {
-        guard deferredStartupPending, let desktopPortal, desktopPortal.isReading, let sessionBus else { return }
-        sessionBus.pump()
-        guard beforeFirstFrame else { return }
-        let deadline = desktopPortal.askedAt + Self.firstFrameWaitForPortal
-        while desktopPortal.isReading {
-            let left = deadline - MonotonicInstant.now()
-            guard left > .zero, sessionBus.pump(steps: 1, waitingUpTo: left) else { return }
-        }
+    /// The portal's settings changed (or were read): its appearance, and its motion setting
+    /// merged into the desktop's settings (``DesktopSettings/enableAnimations``).
+    func desktopPortalDidChange(_ settings: PortalAppearanceSettings) {
+        desktopAppearanceDidChange(settings.appearance)
+        guard settings.reducesMotion != appearanceState.portalReducesMotion else { return }
+        appearanceState.portalReducesMotion = settings.reducesMotion
+        desktopSettingsDidChange(appearanceState.managerSettings)
     }
 
     /// Whether the appearance in force may still change with the portal's first readings: the
@@ -126,6 +74,13 @@ struct AppearanceState {
     /// The merge of the two.
     var inForce = Appearance.light
     var onChange: ((Appearance) -> Void)?
+    /// What the settings manager (XSETTINGS) said last, before the portal's motion setting is
+    /// merged in.
+    var managerSettings = DesktopSettings()
+    /// Whether the settings portal asks for reduced motion.
+    var portalReducesMotion = false
+    /// The session bus's reconnection after a loss (Application+SessionBus.swift).
+    var busRetry = SessionBusRetry()
 }
 
 extension Appearance {

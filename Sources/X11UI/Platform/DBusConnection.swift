@@ -20,9 +20,9 @@ enum DBusLibrary {
 /// on the main actor. No thread, and nothing happens while the bus is quiet.
 @MainActor
 final class DBusConnection {
-    private let library: UnsafeMutablePointer<cdbus>
+    let library: UnsafeMutablePointer<cdbus>
     private let raw: OpaquePointer
-    private unowned let application: Application
+    unowned let application: Application
     /// The connection's unique name on the bus (":1.42"); empty until the bus said it.
     private(set) var uniqueName = ""
     /// Receives method calls and signals; returns whether it handled the message.
@@ -33,30 +33,52 @@ final class DBusConnection {
     /// together are then acted on together).
     var onDispatched: (() -> Void)?
 
-    private var watches: [OpaquePointer: RunLoopSource] = [:]
-    private var timeouts: [OpaquePointer: EventTimer] = [:]
+    var watches: [OpaquePointer: RunLoopSource] = [:]
+    var timeouts: [OpaquePointer: EventTimer] = [:]
     /// Which arming of each timeout its timer belongs to (libdbus may toggle it from inside).
-    private var timeoutGenerations: [OpaquePointer: Int] = [:]
-    private var nextGeneration = 0
+    var timeoutGenerations: [OpaquePointer: Int] = [:]
+    var nextGeneration = 0
     /// Handlers of the replies to calls sent with `call(_:timeout:reply:)`, by serial.
-    private var pendingReplies: [UInt32: (handler: (DBusMessage?, String?) -> Void, timer: EventTimer)] = [:]
-    private var dispatchTimer: EventTimer?
+    var pendingReplies: [UInt32: (handler: (DBusMessage?, String?) -> Void, timer: EventTimer)] = [:]
+    var dispatchTimer: EventTimer?
     private(set) var isClosed = false
+    /// Called once the bus answered the hello (`uniqueName` is set), or with false when it
+    /// refused it or gave no answer in time (the connection is closed then).
+    private var onHello: ((Bool) -> Void)?
 
-    /// Connects to the bus at `address` and says hello (one round trip); nil when that fails.
-    convenience init?(address: String, application: Application) {
-        guard let library = DBusLibrary.shared, let connection = Self.open(address, library) else { return nil }
-        let d = library.pointee
-        var error = cdbus_error()
-        d.error_init(&error)
-        defer { d.error_free(&error) }
-        guard d.bus_register(connection, &error) != 0, let name = d.bus_get_unique_name(connection) else {
-            d.connection_close(connection)
-            d.connection_unref(connection)
-            return nil
+    /// The largest message X11UI reads: 64 KiB. What it receives is small (a settings
+    /// portal's answer is a few hundred bytes, GNOME's whole interface settings about 4 KB;
+    /// AT-SPI's requests and the registry's listeners a few KB), and this is 16 times the most
+    /// of it. libdbus reads a message's 16-byte header first: a larger one is never read or
+    /// allocated, and the connection is dropped (libdbus's rule for a stream it will not read
+    /// on), to be made again by its owner.
+    static let maximumMessageSize = 64 * 1024
+
+    /// How long the bus may take to authenticate and answer the hello before the connection
+    /// is given up (nothing waits for it meanwhile).
+    static let helloTimeout = Duration.seconds(10)
+
+    /// Connects to the bus at `address` without waiting: the socket's connect, then the
+    /// authentication and the hello go on through the run loop. `connected` gets the
+    /// connection once the bus gave it its unique name, or nil when nothing listens there, or
+    /// the bus refused or did not answer within `timeout` (a socket that accepts and never
+    /// speaks costs one timer, nothing more).
+    static func connect(
+        to address: String, application: Application, timeout: Duration = helloTimeout,
+        connected: @escaping (DBusConnection?) -> Void
+    ) {
+        guard let beginning = begin(connectingTo: address) else {
+            connected(nil)
+            return
         }
-        self.init(connection, library: library, application: application)
-        uniqueName = String(cString: name)
+        var connection: DBusConnection?
+        // The connection holds this closure (and so itself) until the hello is answered, timed
+        // out or the connection closed: each calls it once.
+        connection = DBusConnection(continuing: beginning, application: application, timeout: timeout) { ok in
+            let made = connection
+            connection = nil
+            connected(ok ? made : nil)
+        }
     }
 
     /// A connection begun before the application that drives it exists (its socket connected,
@@ -80,19 +102,33 @@ final class DBusConnection {
     }
 
     /// Goes on connecting without waiting: the authentication and the hello go on through the
-    /// run loop (or `pump()`), with every message sent meanwhile queued behind them.
-    convenience init(continuing beginning: Beginning, application: Application) {
+    /// run loop (or `pump()`), with every message sent meanwhile queued behind them. `hello`
+    /// hears how the hello went (a connection without an answer within `timeout` is closed).
+    convenience init(
+        continuing beginning: Beginning, application: Application, timeout: Duration = .seconds(25),
+        hello: ((Bool) -> Void)? = nil
+    ) {
         self.init(beginning.raw, library: beginning.library, application: application)
+        onHello = hello
         // The hello is the first message on the connection, as the bus requires.
-        let hello = methodCall(
+        let message = methodCall(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "Hello")
-        guard let hello else {
+        guard let message else {
             close()
             return
         }
-        call(hello, timeout: .seconds(25)) { [weak self] reply in
-            if let name = reply?.arguments.first?.stringValue { self?.uniqueName = name } else { self?.disconnected() }
+        call(message, timeout: timeout) { [weak self] reply in
+            guard let self else { return }
+            let answered = self.onHello
+            self.onHello = nil
+            if let name = reply?.arguments.first?.stringValue {
+                self.uniqueName = name
+                answered?(true)
+            } else {
+                self.disconnected()
+                answered?(false)
+            }
         }
     }
 
@@ -112,10 +148,11 @@ final class DBusConnection {
         guard let connection = address.withCString({ d.connection_open_private($0, &error) }) else { return nil }
         // A library never exits: libdbus would call _exit() when the bus goes away.
         d.connection_set_exit_on_disconnect(connection, 0)
+        d.connection_set_max_message_size(connection, maximumMessageSize)
         return connection
     }
 
-    private var connection: OpaquePointer { raw }
+    var connection: OpaquePointer { raw }
 
     isolated deinit {
         // Only libdbus's side: the application may be going away too (its sources and timers
@@ -148,6 +185,9 @@ final class DBusConnection {
         pendingReplies.removeAll()
         d.connection_close(connection)
         d.connection_unref(connection)
+        let hello = onHello
+        onHello = nil
+        hello?(false)
     }
 
     // MARK: - Messages
@@ -239,20 +279,12 @@ final class DBusConnection {
         }
     }
 
-    /// Asks the bus to route signals matching `rule` here: a round trip, or none when `waits`
-    /// is false (the bus takes messages in order, so the rule is in place before any call sent
-    /// after it reaches its destination: a signal sent after that call's answer is not missed).
-    func addMatch(_ rule: String, waits: Bool = true) {
+    /// Asks the bus to route signals matching `rule` here, without waiting for its answer (the
+    /// bus takes messages in order, so the rule is in place before any call sent after it
+    /// reaches its destination: a signal sent after that call's answer is not missed).
+    func addMatch(_ rule: String) {
         guard !isClosed else { return }
-        let d = library.pointee
-        guard waits else {
-            d.bus_add_match(connection, rule, nil)
-            return
-        }
-        var error = cdbus_error()
-        d.error_init(&error)
-        defer { d.error_free(&error) }
-        d.bus_add_match(connection, rule, &error)
+        library.pointee.bus_add_match(connection, rule, nil)
     }
 
     /// Hands every queued incoming message to `onMessage`.
@@ -265,136 +297,15 @@ final class DBusConnection {
         onDispatched?()
     }
 
-    private func scheduleDispatch() {
+    func scheduleDispatch() {
         guard dispatchTimer == nil, !isClosed else { return }
         dispatchTimer = application.schedule(after: .zero) { [weak self] in self?.dispatch() }
     }
 
-    private func disconnected() {
+    func disconnected() {
         let handler = onDisconnect
         onDisconnect = nil
         close()
         handler?()
-    }
-
-    // MARK: - Callbacks from libdbus
-
-    private func installCallbacks() {
-        let d = library.pointee
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = d.connection_set_watch_functions(
-            connection,
-            { watch, data in
-                MainActor.assumeIsolated { DBusConnection.from(data).watchChanged(watch) }
-                return 1
-            },
-            { watch, data in MainActor.assumeIsolated { DBusConnection.from(data).removeWatch(watch) } },
-            { watch, data in MainActor.assumeIsolated { DBusConnection.from(data).watchChanged(watch) } },
-            me, nil)
-        _ = d.connection_set_timeout_functions(
-            connection,
-            { timeout, data in
-                MainActor.assumeIsolated { DBusConnection.from(data).timeoutChanged(timeout) }
-                return 1
-            },
-            { timeout, data in MainActor.assumeIsolated { DBusConnection.from(data).removeTimeout(timeout) } },
-            { timeout, data in MainActor.assumeIsolated { DBusConnection.from(data).timeoutChanged(timeout) } },
-            me, nil)
-        d.connection_set_dispatch_status_function(
-            connection,
-            { _, status, data in
-                guard status == Int32(CDBUS_DISPATCH_DATA_REMAINS) else { return }
-                MainActor.assumeIsolated { DBusConnection.from(data).scheduleDispatch() }
-            }, me, nil)
-        _ = d.connection_add_filter(
-            connection,
-            { _, message, data in
-                guard let message else { return Int32(CDBUS_HANDLER_RESULT_NOT_YET_HANDLED) }
-                return MainActor.assumeIsolated {
-                    DBusConnection.from(data).filter(message)
-                        ? Int32(CDBUS_HANDLER_RESULT_HANDLED) : Int32(CDBUS_HANDLER_RESULT_NOT_YET_HANDLED)
-                }
-            }, me, nil)
-    }
-
-    private static func from(_ data: UnsafeMutableRawPointer?) -> DBusConnection {
-        Unmanaged<DBusConnection>.fromOpaque(data!).takeUnretainedValue()
-    }
-
-    private func filter(_ pointer: OpaquePointer) -> Bool {
-        let message = DBusMessage(borrowing: pointer, library: library)
-        if message.isSignal, message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
-            scheduleDispatch()  // closing from inside dispatch would free what libdbus is using
-            return true
-        }
-        if message.type == Int32(CDBUS_MESSAGE_TYPE_METHOD_RETURN) || message.type == Int32(CDBUS_MESSAGE_TYPE_ERROR) {
-            guard let pending = pendingReplies.removeValue(forKey: message.replySerial) else { return false }
-            pending.timer.cancel()
-            if message.type == Int32(CDBUS_MESSAGE_TYPE_ERROR) {
-                pending.handler(nil, message.errorName ?? "")
-            } else {
-                pending.handler(message, nil)
-            }
-            return true
-        }
-        return onMessage?(message) ?? false
-    }
-
-    private func watchChanged(_ watch: OpaquePointer?) {
-        guard let watch, !isClosed else { return }
-        let d = library.pointee
-        let raw = watch
-        if let old = watches.removeValue(forKey: watch) { application.removeSource(old) }
-        guard d.watch_get_enabled(raw) != 0 else { return }
-        let flags = d.watch_get_flags(raw)
-        var events: Int16 = 0
-        if flags & UInt32(CDBUS_WATCH_READABLE) != 0 { events |= Int16(POLLIN) }
-        if flags & UInt32(CDBUS_WATCH_WRITABLE) != 0 { events |= Int16(POLLOUT) }
-        watches[watch] = application.addSource(fileDescriptor: d.watch_get_unix_fd(raw), events: events) {
-            [weak self] revents in
-            self?.watchReady(watch, revents: revents)
-        }
-    }
-
-    private func removeWatch(_ watch: OpaquePointer?) {
-        guard let watch, !isClosed, let source = watches.removeValue(forKey: watch) else { return }
-        application.removeSource(source)
-    }
-
-    private func watchReady(_ watch: OpaquePointer, revents: Int16) {
-        guard !isClosed, watches[watch] != nil else { return }
-        var flags: UInt32 = 0
-        if revents & Int16(POLLIN) != 0 { flags |= UInt32(CDBUS_WATCH_READABLE) }
-        if revents & Int16(POLLOUT) != 0 { flags |= UInt32(CDBUS_WATCH_WRITABLE) }
-        if revents & Int16(POLLERR) != 0 { flags |= UInt32(CDBUS_WATCH_ERROR) }
-        if revents & Int16(POLLHUP) != 0 { flags |= UInt32(CDBUS_WATCH_HANGUP) }
-        _ = library.pointee.watch_handle(watch, flags)
-        dispatch()
-    }
-
-    private func timeoutChanged(_ timeout: OpaquePointer?) {
-        guard let timeout, !isClosed else { return }
-        let d = library.pointee
-        let raw = timeout
-        timeouts.removeValue(forKey: timeout)?.cancel()
-        timeoutGenerations[timeout] = nil
-        guard d.timeout_get_enabled(raw) != 0 else { return }
-        nextGeneration += 1
-        let generation = nextGeneration
-        timeoutGenerations[timeout] = generation
-        let interval = Duration.milliseconds(max(0, d.timeout_get_interval(raw)))
-        timeouts[timeout] = application.schedule(after: interval) { [weak self] in
-            guard let self, !self.isClosed, self.timeoutGenerations[timeout] == generation else { return }
-            _ = self.library.pointee.timeout_handle(raw)
-            // libdbus timeouts repeat until removed or toggled (which frees or replaces this one).
-            if self.timeoutGenerations[timeout] == generation { self.timeoutChanged(timeout) }
-            self.dispatch()
-        }
-    }
-
-    private func removeTimeout(_ timeout: OpaquePointer?) {
-        guard let timeout, !isClosed else { return }
-        timeoutGenerations[timeout] = nil
-        timeouts.removeValue(forKey: timeout)?.cancel()
     }
 }

@@ -41,7 +41,9 @@ public struct DesktopSettings: Equatable, Sendable {
     public internal(set) var cursorThemeName: String?
     /// `Gtk/CursorThemeSize`, in pixels; nil also when the desktop says 0, its "the default".
     public internal(set) var cursorThemeSize: Int?
-    /// `Net/EnableAnimations`: whether the user wants animations.
+    /// Whether the user wants animations: `Net/EnableAnimations`, and false whenever the
+    /// desktop's settings portal asks for reduced motion (its `reduced-motion`, or GNOME's
+    /// `enable-animations`): reduced motion from any source turns every animation off.
     public internal(set) var enableAnimations: Bool?
 
     /// The double-click time without the desktop's: 400 ms, GTK's.
@@ -64,9 +66,13 @@ extension Application {
     /// The dots per inch in force: the desktop's, else `Xft.dpi`, else 96.
     var dpi: Double { desktopSettings.dpi ?? connection.dpi }
 
-    /// The desktop's settings changed (or were read at start): the one input of a reader of the
-    /// desktop's settings. Each part of X11UI that follows a setting takes it from here.
-    func desktopSettingsDidChange(_ settings: DesktopSettings) {
+    /// The settings manager's settings changed (or were read at start): the one input of a
+    /// reader of the desktop's settings, merged with the settings portal's reduced motion.
+    /// Each part of X11UI that follows a setting takes it from here.
+    func desktopSettingsDidChange(_ managerSettings: DesktopSettings) {
+        appearanceState.managerSettings = managerSettings
+        var settings = managerSettings
+        if appearanceState.portalReducesMotion { settings.enableAnimations = false }
         let old = desktopSettings
         guard settings != old else { return }
         desktopSettings = settings
