@@ -33,7 +33,10 @@ let package = Package(
         .systemLibrary(name: "CDBus"),
         // Xlib's private display record and request buffer (Xlibint.h), behind a few C functions.
         .target(name: "CX11Internal", linkerSettings: [.linkedLibrary("X11")]),
-        .target(name: "X11UI", dependencies: ["CX11", "CX11Internal", "CDBus"]),
+        // What needs no X server: geometry, the monotonic clock, and the tooltip rules (state
+        // machine, placement, layout). It cannot import CX11: the compiler keeps X out of it.
+        .target(name: "X11UICore"),
+        .target(name: "X11UI", dependencies: ["X11UICore", "CX11", "CX11Internal", "CDBus"]),
         .target(name: "X11TestSupport", dependencies: ["X11UI", "CX11", "CXTest"]),
         .executableTarget(name: "tooltip-demo", dependencies: ["X11UI"]),
         .executableTarget(name: "demo-tour", dependencies: ["X11TestSupport"]),
@@ -41,7 +44,7 @@ let package = Package(
         .executableTarget(name: "async-example", dependencies: ["X11UI", "CX11"]),
         .executableTarget(name: "tooltip-bench", dependencies: ["X11UI", "X11TestSupport", "CX11", "CXTest"]),
         .testTarget(
-            name: "X11UITests", dependencies: ["X11UI", "X11TestSupport"],
+            name: "X11UITests", dependencies: ["X11UI", "X11UICore", "X11TestSupport"],
             // Reference PNGs for the rendering tests, read from the source tree.
             exclude: ["References"]),
         .testTarget(

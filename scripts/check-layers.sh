@@ -3,6 +3,8 @@
 #   - only Platform/ and Drawing/ import CX11 (Xlib, Xft, cairo): windows, views and tooltips
 #     reach X through Platform's types;
 #   - no library file is longer than 400 lines.
+# X11UICore (geometry, the clock, the tooltip rules) cannot import CX11 at all: Package.swift
+# gives it no dependency, so the compiler holds that layer; this script checks it stays so.
 # Executables that drive Xlib themselves (embed-example, tooltip-bench, async-example), the test
 # support and the tests may import CX11. Prints one line per offending file; exits 1 if any.
 set -euo pipefail
@@ -25,7 +27,12 @@ while IFS= read -r -d '' file; do
         echo "$file: $lines lines (at most $max_lines for a library file)"
         status=1
     fi
-done < <(find Sources/X11UI -name '*.swift' -print0 | sort -z)
+done < <(find Sources/X11UI Sources/X11UICore -name '*.swift' -print0 | sort -z)
+
+if ! grep -Eq '\.target\(name: "X11UICore"\)' Package.swift; then
+    echo "Package.swift: X11UICore must be a target without dependencies (it needs no X server)"
+    status=1
+fi
 
 if [ "$status" = 0 ]; then
     echo "check-layers: CX11 only in Platform/ and Drawing/; no library file over $max_lines lines"

@@ -268,7 +268,7 @@ final class KeyboardShortcutEventTests {
         #expect(textBrightest > brightest + 40, "the text (\(textBrightest)) is brighter than the shortcut")
         // The tool tip's Text, as AT-SPI2 reads it: the shortcut in parentheses, each of its
         // characters where the shortcut's label draws it.
-        let accessible = AccessibleText.labels(content, ToolTipWindow.textLabels(in: content))
+        let accessible = AccessibleText.labels(content, ToolTipPresenter.textLabels(in: content))
         #expect(accessible.text == text + " (Ctrl+S)")
         let spoken = accessible.text
         let range = try #require(spoken.range(of: "Ctrl+S"))

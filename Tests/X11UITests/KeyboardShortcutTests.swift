@@ -245,9 +245,9 @@ import Testing
         let text = Label("Save the document.")
         content.show(text, shortcut: "Ctrl+S", font: .body, color: .toolTipSecondaryLabel)
         #expect(
-            ToolTipWindow.textLabels(in: content).map(ObjectIdentifier.init)
+            ToolTipPresenter.textLabels(in: content).map(ObjectIdentifier.init)
                 == [ObjectIdentifier(text), ObjectIdentifier(content.shortcutLabel)])
-        #expect(ToolTipWindow.plainText(of: content) == "Save the document. (Ctrl+S)")
+        #expect(ToolTipPresenter.plainText(of: content) == "Save the document. (Ctrl+S)")
         #expect(!content.isRightToLeft)
         content.show(Label("שמור את המסמך."), shortcut: "Ctrl+S", font: .body, color: .toolTipSecondaryLabel)
         #expect(content.isRightToLeft)

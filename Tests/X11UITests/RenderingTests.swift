@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import X11UI
+@testable import X11UICore
 
 /// Views and the tooltip bubble drawn into a cairo image surface (no display; text, which needs
 /// Xft, is left out), compared with reference PNGs in `References/` within a tolerance, plus

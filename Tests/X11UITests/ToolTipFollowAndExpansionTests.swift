@@ -1,6 +1,7 @@
 import Testing
 
 @testable import X11UI
+@testable import X11UICore
 
 // Issue 29: a hover tooltip that follows the pointer (coalesced to a frame, on an injected
 // clock, with exact effect lists), and where an expansion tooltip goes (over the cut text,

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import X11UI
+@testable import X11UICore
 
 // The rules issue 12.8 moved into the state machine: the delegate asked before a show, a phase
 // that says what is on the screen, re-entrant updates, the keyboard toggletip, and the

@@ -105,7 +105,7 @@ extension ToolTipConfiguration {
         switch content {
         case .text(let text): return text
         case .items(let items): return items.map(\.title).joined(separator: " ")
-        case .view(let make): return ToolTipWindow.plainText(of: make())
+        case .view(let make): return ToolTipPresenter.plainText(of: make())
         }
     }
 }

@@ -17,7 +17,7 @@ enum AccessibleText {
             guard application.accessibility?.lastToolTipText != nil,
                 let content = application.toolTips.presenter.content
             else { return nil }
-            self = .labels(content, ToolTipWindow.textLabels(in: content))
+            self = .labels(content, ToolTipPresenter.textLabels(in: content))
         default: return nil
         }
     }

@@ -45,7 +45,7 @@ struct Atoms {
     let manager: UInt
     let netWorkArea: UInt
     let netCurrentDesktop: UInt
-    /// `_NET_WM_WINDOW_OPACITY`: a fading tooltip's opacity (ToolTipWindow+Fade.swift).
+    /// `_NET_WM_WINDOW_OPACITY`: a fading tooltip's opacity (ToolTipPresenter+Fade.swift).
     let netWMWindowOpacity: UInt
 
     /// The names interned, in the order of the `next()` calls in `init(_:)`.

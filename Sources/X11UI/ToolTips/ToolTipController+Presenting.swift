@@ -199,7 +199,7 @@ extension ToolTipController {
             pointerOnScreen = pointer?.root
         }
         // Browsing from one tooltip to the next shows each at once; the first one fades in.
-        let entrance: ToolTipWindow.Entrance =
+        let entrance: ToolTipPresenter.Entrance =
             inPlace ? .update : machine.browses(source, now: scheduler.now) ? .atOnce : .fade
         presenter.present(
             request(
@@ -219,21 +219,21 @@ extension ToolTipController {
         application.accessibility?.toolTipDidChange(source: view)
     }
 
-    /// What the tooltip window is given to show `configuration` for `source`: a whole-view
+    /// What the presenter is given to show `configuration` for `source`: a whole-view
     /// tooltip lines up with what the view looks like (a button's body), one for a part of
     /// the view points at that part and keeps clear of the rest.
     func request(
         for source: ToolTipStateMachine.Source, configuration: ToolTipConfiguration, interaction: ToolTipInteraction,
         view: View, window: Window, origin: Point, pointer: Point?, keepsEdge: ToolTipPlacement.Edge? = nil
-    ) -> ToolTipWindow.Request {
+    ) -> ToolTipPresenter.Request {
         let placement = interaction.resolvedPlacement
         if let expansion = configuration.expansion {
             // Over the cut text itself, wherever the pointer is.
-            return ToolTipWindow.Request(
+            return ToolTipPresenter.Request(
                 content: configuration.content, style: interaction.style ?? style, placement: placement,
                 source: view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y), pointer: pointer,
                 owner: window.windowID,
-                expansion: ToolTipWindow.Expansion(
+                expansion: ToolTipPresenter.Expansion(
                     text: BytewiseString(expansion.text), font: expansion.font, wrapWidth: expansion.wrapWidth,
                     anchor: view.convertToWindow(expansion.anchor).offsetBy(dx: origin.x, dy: origin.y)),
                 ownContent: expansion.own)
@@ -241,7 +241,7 @@ extension ToolTipController {
         let wholeView = configuration.sourceRect == nil
         let anchor =
             wholeView ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : source.region
-        return ToolTipWindow.Request(
+        return ToolTipPresenter.Request(
             content: configuration.content, style: interaction.style ?? style, placement: placement, source: anchor,
             pointer: pointer, followsPointer: source.anchor == .pointer && placement.anchor.usesPointer,
             avoiding: wholeView ? nil : view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y),

@@ -1,5 +1,5 @@
 /// The one tooltip controller of an application's display: it owns the tooltip state, the
-/// tooltip window, and the global defaults. At most one tooltip shows at a time, across all the
+/// presenter (which owns the tooltip window), and the global defaults. At most one tooltip shows at a time, across all the
 /// application's windows.
 ///
 /// Widgets never call it. Events reach it through the interaction channel: the
@@ -30,7 +30,7 @@ public final class ToolTipController {
     var lastInputTime: MonotonicInstant?
     /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
     lazy var scheduler: any ToolTipScheduler = RunLoopToolTipScheduler(application: application)
-    lazy var presenter = ToolTipWindow(application: application)
+    lazy var presenter = ToolTipPresenter(application: application)
     /// Interactions the machine knows by id (weakly).
     var known: [UInt64: WeakInteraction] = [:]
     /// Where the pointer was last seen.

@@ -1,5 +1,5 @@
 /// A tooltip's fade in or out: its opacity over time, as a pure value on instants given to it
-/// (the driver is ToolTipWindow+Fade.swift; tests give it a virtual clock).
+/// (the driver is ToolTipPresenter+Fade.swift; tests give it a virtual clock).
 ///
 /// The opacity moves linearly at one whole fade (0 to 1) per ``duration``. A fade-out that
 /// starts while a fade-in is under way starts from the opacity reached, and takes that part

@@ -3,30 +3,45 @@
 /// the text; shifted onto the monitor when it would leave it. Pure geometry.
 extension ToolTipLayout {
     /// The inputs of an expansion tooltip's placement, in pixels on the screen.
-    struct ExpansionRequest: Equatable {
+    package struct ExpansionRequest: Equatable {
         /// The body's size (content plus padding).
-        var body: Size
+        package var body: Size
         /// The padding between the body's edge and its content.
-        var padding: EdgeInsets
+        package var padding: EdgeInsets
         /// Extra room around the bubble inside the window (for a shadow).
-        var margins: EdgeInsets = .zero
+        package var margins: EdgeInsets = .zero
         /// Where the cut text's first line starts, at its baseline (screen coordinates): its
         /// left end, or its right end for a right-to-left line.
-        var textAnchor: Point
+        package var textAnchor: Point
         /// The same point of the full text, from the content's top-left corner.
-        var contentAnchor: Point
+        package var contentAnchor: Point
         /// The view whose text is cut (for choosing the monitor).
-        var source: Rect
-        var monitors: [Rect]
+        package var source: Rect
+        package var monitors: [Rect]
         /// The least room between the bubble and the monitor's edge.
-        var edgeMargin = 0.0
+        package var edgeMargin = 0.0
+
+        /// Field for field (a memberwise initializer is at most internal; X11UI builds these).
+        package init(
+            body: Size, padding: EdgeInsets, margins: EdgeInsets = .zero, textAnchor: Point, contentAnchor: Point,
+            source: Rect, monitors: [Rect], edgeMargin: Double = 0
+        ) {
+            self.body = body
+            self.padding = padding
+            self.margins = margins
+            self.textAnchor = textAnchor
+            self.contentAnchor = contentAnchor
+            self.source = source
+            self.monitors = monitors
+            self.edgeMargin = edgeMargin
+        }
     }
 
     /// Places an expansion tooltip: its content's anchor on the text's, then shifted onto the
     /// monitor (`edgeMargin` from its edges; a body larger than the monitor keeps its top-left
     /// corner on it). It has no arrow, and it lies under the pointer by design: it is the
     /// text the pointer rests on, made whole.
-    static func placeExpansion(_ request: ExpansionRequest) -> ToolTipGeometry {
+    package static func placeExpansion(_ request: ExpansionRequest) -> ToolTipGeometry {
         let monitor = chooseMonitor(request.monitors, source: request.source, pointer: nil)
         let anchor = request.textAnchor.isFinite ? request.textAnchor : monitor.center
         let content = request.contentAnchor.isFinite ? request.contentAnchor : .zero

@@ -8,26 +8,29 @@
 /// asks the delegate and answers (`.answer`), and only a non-empty answer shows it. Any other
 /// input that arrives before the answer withdraws the question, so a delegate that closes its
 /// window or removes its view while answering never gets a tooltip.
-struct ToolTipStateMachine: Hashable {
+package struct ToolTipStateMachine: Hashable {
     // MARK: - State (the types are in ToolTipStateMachine+Types.swift)
 
-    private(set) var phase: Phase = .idle
+    package private(set) var phase: Phase = .idle
     /// A tooltip waiting for its delay.
-    private(set) var pending: Pending?
+    package private(set) var pending: Pending?
     /// What the pointer was last over.
-    private(set) var pointer: Target = .nothing
+    package private(set) var pointer: Target = .nothing
     /// Where it was last seen (root coordinates).
-    private(set) var pointerLocation: Point?
+    package private(set) var pointerLocation: Point?
     /// When a tooltip last hid, for browse mode.
-    private(set) var lastHidden: MonotonicInstant?
-    private(set) var suppressed: Suppression?
+    package private(set) var lastHidden: MonotonicInstant?
+    package private(set) var suppressed: Suppression?
     /// Where the current button press went down.
-    private(set) var pressTarget: Target?
+    package private(set) var pressTarget: Target?
     /// The timer deadline last asked for.
-    private(set) var timer: MonotonicInstant?
+    package private(set) var timer: MonotonicInstant?
+
+    /// A machine at rest (the memberwise initializer is at most internal): no tooltip, nothing pending.
+    package init() {}
 
     /// The tooltip on the screen.
-    var showing: Showing? {
+    package var showing: Showing? {
         switch phase {
         case .idle: return nil
         case .asking(let q): return q.current
@@ -36,20 +39,20 @@ struct ToolTipStateMachine: Hashable {
     }
 
     /// The shown tooltip's source.
-    var shown: Source? { showing?.source }
+    package var shown: Source? { showing?.source }
     /// When the deadline of a pointer crossing toward the tooltip (or back) passes.
-    var graceDeadline: MonotonicInstant? { showing?.leaving?.deadline }
+    package var graceDeadline: MonotonicInstant? { showing?.leaving?.deadline }
     /// The open question to the delegate.
-    var question: Question? {
+    package var question: Question? {
         if case .asking(let q) = phase { return q }
         return nil
     }
 
     /// Whether Escape has something to dismiss (the driver then keeps the key from the view).
-    var escapeDismisses: Bool { shown != nil }
+    package var escapeDismisses: Bool { shown != nil }
 
     /// Applies one input at `now` and returns the effects, in order.
-    mutating func reduce(_ input: Input, now: MonotonicInstant) -> [Effect] {
+    package mutating func reduce(_ input: Input, now: MonotonicInstant) -> [Effect] {
         var effects: [Effect] = []
         if case .asking(let q) = phase {
             switch input {
@@ -168,7 +171,7 @@ struct ToolTipStateMachine: Hashable {
     /// Whether a tooltip of `source` showing `now` is browsed to: it comes within the browse
     /// timeout of the last hide, plus the browse delay it may have waited. Such a tooltip shows
     /// at once, without a fade.
-    func browses(_ source: Source, now: MonotonicInstant) -> Bool {
+    package func browses(_ source: Source, now: MonotonicInstant) -> Bool {
         guard let lastHidden else { return false }
         return now - lastHidden <= source.timings.browseTimeout + source.timings.browseDelay
     }

@@ -1,7 +1,7 @@
 /// An expansion tooltip in the tooltip window: the full text in the cut text's font, wrapped
 /// as the view wraps it (or at the monitor's width), with the view's own tooltip below it, and
 /// placed so that the full text lies over the cut text.
-extension ToolTipWindow {
+extension ToolTipPresenter {
     /// The space between the full text and the view's own tooltip below it (at 96 dpi).
     static let expansionSpacing = 6.0
 

@@ -1,6 +1,6 @@
-/// What the tooltip window is asked to show, and what a window made ready ahead of its show
+/// What the presenter is asked to show, and what a window made ready ahead of its show
 /// was made ready for.
-extension ToolTipWindow {
+extension ToolTipPresenter {
     /// What a show is given: the content and its style, and where it goes (screen
     /// coordinates).
     struct Request {

@@ -2,7 +2,7 @@
 /// none while the pointer stands still, and the last position always reached.
 extension ToolTipStateMachine {
     /// When the shown tooltip moves next to where the pointer went (nil: nothing waits).
-    var followDeadline: MonotonicInstant? {
+    package var followDeadline: MonotonicInstant? {
         guard case .showing(let s) = phase, let follow = s.follow, follow.waiting != nil else { return nil }
         return follow.lastMove + s.source.timings.followInterval
     }
@@ -10,7 +10,7 @@ extension ToolTipStateMachine {
     /// The pointer is at `location` inside the shown tooltip's source (or a frame passed since
     /// it went there): the tooltip moves now when a frame has passed since it last moved,
     /// else at the end of that frame, to wherever the pointer is then.
-    mutating func follow(
+    package mutating func follow(
         _ current: inout Showing, to location: Point?, now: MonotonicInstant, _ effects: inout [Effect]
     ) {
         guard var follow = current.follow, let location, location.isFinite else { return }

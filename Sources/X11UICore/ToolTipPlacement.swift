@@ -62,7 +62,7 @@ public struct ToolTipPlacement: Hashable, Sendable {
         case followsPointer
 
         /// Whether the tooltip lines up with the pointer (where it shows, or all along).
-        var usesPointer: Bool { self != .source }
+        package var usesPointer: Bool { self != .source }
     }
 
     /// The preferred side.

@@ -1,8 +1,8 @@
-/// Shows tooltips in one override-redirect window per display, reused for every tooltip: the
-/// window, its back buffer and its shape mask are made once, so a show after the first costs a
-/// handful of requests and no round trip.
+/// Presents tooltips in one override-redirect window per display, a ``ToolTipHostWindow``
+/// reused for every tooltip: the window, its back buffer and its shape mask are made once, so a
+/// show after the first costs a handful of requests and no round trip.
 @MainActor
-final class ToolTipWindow {
+final class ToolTipPresenter {
     unowned let application: Application
     private(set) var host: ToolTipHostWindow?
     let bubble = ToolTipBubbleView()
@@ -26,7 +26,7 @@ final class ToolTipWindow {
     private var prepared: Prepared?
     /// The frame last sent to the server.
     private var sentFrame: Rect?
-    /// The fade under way (ToolTipWindow+Fade.swift).
+    /// The fade under way (ToolTipPresenter+Fade.swift).
     var fading = Fading()
 
     /// A tooltip's outline in window coordinates: the same wherever the window is.
@@ -69,7 +69,7 @@ final class ToolTipWindow {
     var hostWindow: ToolTipHostWindow? { host }
 
     /// Shows a tooltip, or re-renders it in place when one is already shown; `entrance` says
-    /// whether it fades in (ToolTipWindow+Fade.swift).
+    /// whether it fades in (ToolTipPresenter+Fade.swift).
     func present(_ request: Request, entrance: Entrance = .atOnce) {
         guard application.connection.isUsable else { return }
         // A window destroyed by another client and not hidden since is not shown any more.
@@ -179,7 +179,7 @@ final class ToolTipWindow {
             self.composited = composited
             padding = style.padding.scaled(by: scale)
             arrow = Size(width: style.arrowSize.width * scale, height: style.arrowSize.height * scale)
-            shadowMargin = composited ? ToolTipWindow.shadowMargin(style, scale: scale) : .zero
+            shadowMargin = composited ? ToolTipPresenter.shadowMargin(style, scale: scale) : .zero
         }
     }
 

@@ -5,14 +5,14 @@
 /// the pointer left, and the four corners of the rect it may be heading for: the triangle-like
 /// area Floating UI calls `safePolygon` and Radix the grace area. A pointer that leaves away
 /// from the tooltip is outside it at once; one that crosses toward it stays inside all the way.
-enum ToolTipHoverIntent {
+package enum ToolTipHoverIntent {
     /// How far the exit point is pulled back into the rect it left, on each side of the exit,
     /// so that the region has some width at the pointer's end.
-    static let exitPadding = 5.0
+    package static let exitPadding = 5.0
 
     /// The safe region for a pointer that left `from` at `exit`, heading for `to`; nil when the
     /// geometry is not finite.
-    static func safeRegion(exit: Point, from: Rect, to: Rect, padding: Double = exitPadding) -> [Point]? {
+    package static func safeRegion(exit: Point, from: Rect, to: Rect, padding: Double = exitPadding) -> [Point]? {
         guard exit.isFinite, from.isFinite, to.isFinite, padding.isFinite else { return nil }
         var points = paddedExitPoints(exit, side: exitSide(exit, of: from), padding: padding)
         points += [
@@ -23,7 +23,7 @@ enum ToolTipHoverIntent {
     }
 
     /// The side of `rect` nearest to `point`: the one the pointer crossed to leave.
-    static func exitSide(_ point: Point, of rect: Rect) -> ToolTipPlacement.Edge {
+    package static func exitSide(_ point: Point, of rect: Rect) -> ToolTipPlacement.Edge {
         let distances: [(ToolTipPlacement.Edge, Double)] = [
             (.top, abs(point.y - rect.minY)), (.bottom, abs(point.y - rect.maxY)),
             (.leading, abs(point.x - rect.minX)), (.trailing, abs(point.x - rect.maxX)),
@@ -42,7 +42,7 @@ enum ToolTipHoverIntent {
     }
 
     /// The convex hull, counter-clockwise (Andrew's monotone chain).
-    static func convexHull(_ points: [Point]) -> [Point] {
+    package static func convexHull(_ points: [Point]) -> [Point] {
         let sorted = points.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
         guard sorted.count > 2 else { return sorted }
         func cross(_ o: Point, _ a: Point, _ b: Point) -> Double {
@@ -62,7 +62,7 @@ enum ToolTipHoverIntent {
     }
 
     /// Whether `point` lies in the convex polygon (its border included).
-    static func contains(_ polygon: [Point], _ point: Point) -> Bool {
+    package static func contains(_ polygon: [Point], _ point: Point) -> Bool {
         guard polygon.count >= 3, point.isFinite else { return false }
         var sign = 0.0
         for i in polygon.indices {

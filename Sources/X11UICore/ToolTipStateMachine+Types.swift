@@ -3,43 +3,55 @@
 
 extension ToolTipStateMachine {
     /// What shows a tooltip: hovering it, clicking it, or focusing it from the keyboard.
-    enum Anchor: Hashable, Sendable {
+    package enum Anchor: Hashable, Sendable {
         case pointer, click, focus
     }
 
     /// A place that has a tooltip: one interaction, one region of it (root coordinates).
-    struct Source: Hashable, Sendable {
-        var interaction: UInt64
-        var region: Rect
-        var anchor: Anchor
-        var timings: ToolTipTimings
+    package struct Source: Hashable, Sendable {
+        package var interaction: UInt64
+        package var region: Rect
+        package var anchor: Anchor
+        package var timings: ToolTipTimings
         /// Whether a hover tooltip shown here moves with the pointer while it stays inside
         /// (``ToolTipPlacement/Anchor/followsPointer``).
-        var follows = false
+        package var follows = false
 
         /// Whether two sources are the same place (timings aside).
-        func isSamePlace(as other: Source?) -> Bool {
+        package func isSamePlace(as other: Source?) -> Bool {
             guard let other else { return false }
             return interaction == other.interaction && region == other.region && anchor == other.anchor
+        }
+
+        /// Field for field (a memberwise initializer is at most internal; X11UI builds these).
+        package init(
+            interaction: UInt64, region: Rect, anchor: ToolTipStateMachine.Anchor, timings: ToolTipTimings,
+            follows: Bool = false
+        ) {
+            self.interaction = interaction
+            self.region = region
+            self.anchor = anchor
+            self.timings = timings
+            self.follows = follows
         }
     }
 
     /// What the pointer is over.
-    enum Target: Hashable, Sendable {
+    package enum Target: Hashable, Sendable {
         case nothing
         /// The tooltip window itself.
         case toolTip
         /// A region with a tooltip (hover or click).
         case source(Source)
 
-        var source: Source? {
+        package var source: Source? {
             if case .source(let s) = self { return s }
             return nil
         }
     }
 
     /// The delegate's answer to `.ask` or `.reask`.
-    enum Answer: Hashable, Sendable {
+    package enum Answer: Hashable, Sendable {
         /// No tooltip here.
         case none
         /// A tooltip for `region` (root coordinates); `unchanged` when it is the content already
@@ -47,7 +59,7 @@ extension ToolTipStateMachine {
         case content(region: Rect, unchanged: Bool = false)
     }
 
-    enum Input: Hashable, Sendable {
+    package enum Input: Hashable, Sendable {
         /// The pointer moved; what is under it now and where it is (root coordinates; nil when
         /// unknown).
         case pointer(Target, at: Point? = nil)
@@ -80,7 +92,7 @@ extension ToolTipStateMachine {
         case placed(Rect)
     }
 
-    enum Effect: Hashable, Sendable {
+    package enum Effect: Hashable, Sendable {
         /// Ask the delegate for the tooltip of `source`, before it shows; answer with `.answer`.
         case ask(Source)
         /// Ask the delegate again for the shown tooltip; answer with `.answer`.
@@ -101,57 +113,57 @@ extension ToolTipStateMachine {
     // MARK: - State
 
     /// A tooltip waiting for its delay.
-    struct Pending: Hashable, Sendable {
-        var source: Source
-        var deadline: MonotonicInstant
+    package struct Pending: Hashable, Sendable {
+        package var source: Source
+        package var deadline: MonotonicInstant
     }
 
     /// The pointer left a shown hover tooltip's source (or the tooltip) and may be crossing to
     /// the other: it stays while the pointer is in `region`, until `deadline` if it stops.
-    struct Leaving: Hashable, Sendable {
+    package struct Leaving: Hashable, Sendable {
         /// The safe region (root coordinates); nil when the exit point or the tooltip's frame
         /// is not known, and only the deadline decides.
-        var region: [Point]?
-        var deadline: MonotonicInstant
+        package var region: [Point]?
+        package var deadline: MonotonicInstant
     }
 
     /// A tooltip on the screen.
-    struct Showing: Hashable, Sendable {
-        var source: Source
-        var since: MonotonicInstant
+    package struct Showing: Hashable, Sendable {
+        package var source: Source
+        package var since: MonotonicInstant
         /// The tooltip's frame on the screen, once placed.
-        var frame: Rect?
-        var leaving: Leaving?
+        package var frame: Rect?
+        package var leaving: Leaving?
         /// For a tooltip that follows the pointer: where it was put and when.
-        var follow: Follow?
+        package var follow: Follow?
     }
 
     /// A tooltip that follows the pointer: the pointer it was last put at, when, and the
     /// pointer it goes to once a frame has passed since (motion within a frame is coalesced).
-    struct Follow: Hashable, Sendable {
+    package struct Follow: Hashable, Sendable {
         /// The pointer the tooltip was last placed at (nil: not known).
-        var placedAt: Point?
+        package var placedAt: Point?
         /// When it showed or last moved.
-        var lastMove: MonotonicInstant
+        package var lastMove: MonotonicInstant
         /// Where the pointer went within the frame, not yet followed.
-        var waiting: Point?
+        package var waiting: Point?
     }
 
     /// A question to the delegate, waiting for its answer.
-    struct Question: Hashable, Sendable {
-        var source: Source
+    package struct Question: Hashable, Sendable {
+        package var source: Source
         /// Whether it asks for the shown tooltip's new content (else for a tooltip to show).
-        var isUpdate: Bool
+        package var isUpdate: Bool
         /// The tooltip on the screen meanwhile.
-        var current: Showing?
+        package var current: Showing?
         /// `setNeedsUpdate()` was called while the delegate answered: asked once more, after.
-        var updateRequested = false
+        package var updateRequested = false
         /// This question is that one more time (requests made while answering it are dropped,
         /// so a delegate that always asks for an update cannot loop).
-        var isRetry = false
+        package var isRetry = false
     }
 
-    enum Phase: Hashable, Sendable {
+    package enum Phase: Hashable, Sendable {
         case idle
         case asking(Question)
         case showing(Showing)
@@ -159,8 +171,8 @@ extension ToolTipStateMachine {
 
     /// A source dismissed by Escape (until the pointer leaves it) or by a press (until the
     /// pointer moves again).
-    struct Suppression: Hashable, Sendable {
-        var source: Source
-        var liftsOnMotion: Bool
+    package struct Suppression: Hashable, Sendable {
+        package var source: Source
+        package var liftsOnMotion: Bool
     }
 }

@@ -202,7 +202,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
 extension Double {
     /// The number without a fractional part when it has none ("12" rather than "12.0").
-    var compact: String {
+    package var compact: String {
         if self.isFinite, self == self.rounded(), abs(self) < 1e15 { return String(Int(self)) }
         return String(self)
     }
@@ -212,35 +212,37 @@ extension Double {
 
 /// The X protocol's ranges: coordinates are signed 16-bit, extents unsigned 16-bit (and at
 /// most 32767 for a window to be addressable by its coordinates).
-enum XRange {
-    static let coordinate = -32768.0...32767.0
-    static let extent = 0.0...32767.0
+package enum XRange {
+    package static let coordinate = -32768.0...32767.0
+    package static let extent = 0.0...32767.0
     /// The largest window side X11UI makes: a window's back buffer is as big as the window
     /// (8192 × 8192 at 32 bits is 256 MB on the server), and no screen is wider.
-    static let largestWindowSide = 8192.0
+    package static let largestWindowSide = 8192.0
 }
 
 extension Double {
     /// The value as the X protocol can carry it: NaN becomes `fallback`, anything else
     /// (infinities included) is clamped to `range`. Every number that reaches the server from
     /// a program goes through here first, so no conversion to a C integer can trap.
-    func clamped(to range: ClosedRange<Double>, nan fallback: Double = 0) -> Double {
+    package func clamped(to range: ClosedRange<Double>, nan fallback: Double = 0) -> Double {
         isNaN ? fallback : Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 }
 
 extension Point {
     /// The point with each coordinate finite and within the X protocol's range (NaN is 0).
-    var validated: Point { Point(x: x.clamped(to: XRange.coordinate), y: y.clamped(to: XRange.coordinate)) }
+    package var validated: Point { Point(x: x.clamped(to: XRange.coordinate), y: y.clamped(to: XRange.coordinate)) }
 }
 
 extension Size {
     /// The size with each extent finite and within the X protocol's range (NaN and negative
     /// values are 0).
-    var validated: Size { Size(width: width.clamped(to: XRange.extent), height: height.clamped(to: XRange.extent)) }
+    package var validated: Size {
+        Size(width: width.clamped(to: XRange.extent), height: height.clamped(to: XRange.extent))
+    }
 }
 
 extension Rect {
     /// The rectangle with its origin and size validated.
-    var validated: Rect { Rect(origin: origin.validated, size: size.validated) }
+    package var validated: Rect { Rect(origin: origin.validated, size: size.validated) }
 }

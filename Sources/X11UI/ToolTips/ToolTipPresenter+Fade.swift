@@ -7,7 +7,7 @@
 /// tooltip at once, at full opacity, in the same window. Between fades the window has no
 /// opacity property and its outline as input region, so that a show without a fade is what
 /// it is without a compositor: no request more.
-extension ToolTipWindow {
+extension ToolTipPresenter {
     /// The fade under way, if any.
     struct Fading {
         var fade: ToolTipFade?

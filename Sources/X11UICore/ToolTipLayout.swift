@@ -1,19 +1,19 @@
 /// Where a tooltip window goes and how its bubble is drawn inside it.
-struct ToolTipGeometry: Equatable {
+package struct ToolTipGeometry: Equatable {
     /// The side actually used (the preferred one or, after a flip, its opposite).
-    var edge: ToolTipPlacement.Edge
+    package var edge: ToolTipPlacement.Edge
     /// The window's frame on the screen (bubble, arrow and margins).
-    var windowFrame: Rect
+    package var windowFrame: Rect
     /// The bubble's body in window coordinates.
-    var body: Rect
+    package var body: Rect
     /// The arrow's tip and the two ends of its base, in window coordinates; nil when there is
     /// no arrow (the tooltip moved off the source to stay clear of the pointer).
-    var arrow: (tip: Point, base1: Point, base2: Point)?
+    package var arrow: (tip: Point, base1: Point, base2: Point)?
     /// The monitor the tooltip lies on.
-    var monitor: Rect
+    package var monitor: Rect
 
     /// The bubble and arrow on the screen (the window minus its margins).
-    var visualFrame: Rect {
+    package var visualFrame: Rect {
         var visual = body
         if let arrow {
             for p in [arrow.tip, arrow.base1, arrow.base2] {
@@ -23,61 +23,82 @@ struct ToolTipGeometry: Equatable {
         return visual.offsetBy(dx: windowFrame.minX, dy: windowFrame.minY)
     }
 
-    static func == (a: ToolTipGeometry, b: ToolTipGeometry) -> Bool {
+    package static func == (a: ToolTipGeometry, b: ToolTipGeometry) -> Bool {
         a.edge == b.edge && a.windowFrame == b.windowFrame && a.body == b.body && a.monitor == b.monitor
             && a.arrow?.tip == b.arrow?.tip && a.arrow?.base1 == b.arrow?.base1 && a.arrow?.base2 == b.arrow?.base2
     }
 }
 
 /// The placement function: pure geometry, tested over a table of cases.
-enum ToolTipLayout {
+package enum ToolTipLayout {
     /// The inputs of a placement, all in pixels on the screen.
-    struct Request {
+    package struct Request {
         /// The body's size (content plus padding).
-        var body: Size
+        package var body: Size
         /// Arrow width along the edge and length away from it; zero for none.
-        var arrow: Size
+        package var arrow: Size
         /// Extra room around the bubble inside the window (for a shadow).
-        var margins: EdgeInsets = .zero
+        package var margins: EdgeInsets = .zero
         /// Corner radius of the body (the arrow stays off the corners).
-        var cornerRadius: Double = 0
+        package var cornerRadius: Double = 0
         /// The source rectangle.
-        var source: Rect
-        var placement: ToolTipPlacement
+        package var source: Rect
+        package var placement: ToolTipPlacement
         /// The gap, already scaled.
-        var gap: Double
-        var monitors: [Rect]
+        package var gap: Double
+        package var monitors: [Rect]
         /// The pointer, which the tooltip must never cover; nil for keyboard tooltips.
-        var pointer: Point?
+        package var pointer: Point?
         /// The whole source view, when the source is a region of it: a side that covers none of
         /// the view beyond the region wins (any of the four, the preferred first), else of the
         /// preferred and opposite sides the one covering less, so the pointer can move on to the
         /// view's other regions without landing on the tooltip.
-        var avoid: Rect?
+        package var avoid: Rect?
         /// Whether the tooltip lines up with the pointer instead of the source along its edge
         /// (a hover tooltip whose placement's anchor is `.pointer`).
-        var followsPointer = false
+        package var followsPointer = false
         /// The least room between a tooltip shifted along its edge and the monitor's edge.
-        var edgeMargin = 0.0
+        package var edgeMargin = 0.0
         /// The side a tooltip that follows the pointer is on already: kept while it fits and
         /// leaves the pointer clear, so that it flips once and not back and forth as the
         /// pointer moves about where the two sides meet.
-        var keepsEdge: ToolTipPlacement.Edge?
+        package var keepsEdge: ToolTipPlacement.Edge?
+
+        /// Field for field (a memberwise initializer is at most internal; X11UI builds these).
+        package init(
+            body: Size, arrow: Size, margins: EdgeInsets = .zero, cornerRadius: Double = 0, source: Rect,
+            placement: ToolTipPlacement, gap: Double, monitors: [Rect], pointer: Point? = nil, avoid: Rect? = nil,
+            followsPointer: Bool = false, edgeMargin: Double = 0, keepsEdge: ToolTipPlacement.Edge? = nil
+        ) {
+            self.body = body
+            self.arrow = arrow
+            self.margins = margins
+            self.cornerRadius = cornerRadius
+            self.source = source
+            self.placement = placement
+            self.gap = gap
+            self.monitors = monitors
+            self.pointer = pointer
+            self.avoid = avoid
+            self.followsPointer = followsPointer
+            self.edgeMargin = edgeMargin
+            self.keepsEdge = keepsEdge
+        }
     }
 
     /// The size of the cursor box the tooltip keeps clear of when it falls back to the pointer.
-    static let cursorBox = 16.0
+    package static let cursorBox = 16.0
     /// The least room (at 96 dpi) between a tooltip and the monitor's edge.
-    static let monitorMargin = 4.0
+    package static let monitorMargin = 4.0
     /// A source more than this many times taller (for the top and bottom edges) or wider (for
     /// the leading and trailing ones) than the tooltip needs gets a pointer-anchored tooltip
     /// next to the pointer, not beyond the source's far side.
-    static let largeSourceRatio = 3.0
+    package static let largeSourceRatio = 3.0
 
     /// Places a tooltip: the preferred edge if it fits, else the opposite edge if that fits
     /// better, then shifted along the edge to stay on the monitor; if neither side of the source
     /// has room, next to the pointer instead.
-    static func place(_ request: Request) -> ToolTipGeometry {
+    package static func place(_ request: Request) -> ToolTipGeometry {
         let pointer = request.pointer.flatMap { $0.isFinite ? $0 : nil }
         let monitor = chooseMonitor(request.monitors, source: request.source, pointer: pointer)
         let source = sanitized(request.source, within: monitor)
@@ -147,7 +168,7 @@ enum ToolTipLayout {
 
     /// The monitor with the largest overlap with the source; without overlap, the one holding
     /// the pointer, else the nearest to the source.
-    static func chooseMonitor(_ monitors: [Rect], source: Rect, pointer: Point?) -> Rect {
+    package static func chooseMonitor(_ monitors: [Rect], source: Rect, pointer: Point?) -> Rect {
         let valid = monitors.filter { $0.isFinite && !$0.isEmpty }
         guard !valid.isEmpty else { return Rect(x: 0, y: 0, width: 640, height: 480) }
         func area(_ r: Rect) -> Double { r.isEmpty ? 0 : r.width * r.height }
@@ -215,9 +236,9 @@ enum ToolTipLayout {
     /// Maps between screen coordinates and a frame in which the tooltip always goes below
     /// the source (y grows away from the source, x runs along the edge from its start).
     private struct Frame {
-        let edge: ToolTipPlacement.Edge
+        package let edge: ToolTipPlacement.Edge
 
-        func point(_ p: Point) -> Point {
+        package func point(_ p: Point) -> Point {
             switch edge {
             case .bottom: return p
             case .top: return Point(x: p.x, y: -p.y)
@@ -226,7 +247,7 @@ enum ToolTipLayout {
             }
         }
 
-        func unpoint(_ p: Point) -> Point {
+        package func unpoint(_ p: Point) -> Point {
             switch edge {
             case .bottom: return p
             case .top: return Point(x: p.x, y: -p.y)
@@ -241,18 +262,18 @@ enum ToolTipLayout {
             return Rect(x: x0, y: y0, width: abs(a.x - b.x), height: abs(a.y - b.y))
         }
 
-        func rect(_ r: Rect) -> Rect {
+        package func rect(_ r: Rect) -> Rect {
             normalized(point(r.origin), point(Point(x: r.maxX, y: r.maxY)))
         }
 
-        func unrect(_ r: Rect) -> Rect {
+        package func unrect(_ r: Rect) -> Rect {
             normalized(unpoint(r.origin), unpoint(Point(x: r.maxX, y: r.maxY)))
         }
 
-        func size(_ s: Size) -> Size { edge.isVertical ? s : Size(width: s.height, height: s.width) }
+        package func size(_ s: Size) -> Size { edge.isVertical ? s : Size(width: s.height, height: s.width) }
 
         /// Margins as (near the source, far from it, at the start, at the end).
-        func margins(_ m: EdgeInsets) -> (near: Double, far: Double, start: Double, end: Double) {
+        package func margins(_ m: EdgeInsets) -> (near: Double, far: Double, start: Double, end: Double) {
             switch edge {
             case .bottom: return (m.top, m.bottom, m.left, m.right)
             case .top: return (m.bottom, m.top, m.left, m.right)
@@ -341,7 +362,7 @@ enum ToolTipLayout {
             arrow: arrow.map { (local($0.0), local($0.1), local($0.2)) }, monitor: screenMonitor)
     }
 
-    static func clamp(_ value: Double, low: Double, high: Double) -> Double {
+    package static func clamp(_ value: Double, low: Double, high: Double) -> Double {
         guard low <= high else { return low }
         return min(max(value, low), high)
     }

@@ -1,5 +1,5 @@
 /// What a tooltip shows: its content as views, in the tooltip's style.
-extension ToolTipWindow {
+extension ToolTipPresenter {
     /// The view that shows `content` in the style: the text's label (with the source's
     /// shortcut beside it), an item row, or the caller's view.
     func contentView(

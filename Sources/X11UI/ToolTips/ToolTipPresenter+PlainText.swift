@@ -1,5 +1,5 @@
 /// What a tooltip says, as text: its window's name and its accessible name.
-extension ToolTipWindow {
+extension ToolTipPresenter {
     /// The text of every label in a view tree, in order: the tooltip's accessible name. The
     /// titles of buttons in it are actions, not part of what the tooltip says.
     static func plainText(of view: View) -> String {
