@@ -79,6 +79,8 @@ public final class Application {
     private(set) var xsettings: XSettingsReader?
     /// The cursors the windows show, made on first use (Application+Cursors.swift).
     var cursorStore: CursorStore?
+    /// The frame the window manager last said it put around a window (Window+Frame.swift).
+    var lastFrameExtents = FrameExtents.none
 
     /// Opens a connection to the X server.
     ///
