@@ -81,6 +81,8 @@ public final class Application {
     var cursorStore: CursorStore?
     /// The frame the window manager last said it put around a window (Window+Frame.swift).
     var lastFrameExtents = FrameExtents.none
+    /// Whether the compositor fades tooltips itself, once asked (Application+Compositor.swift).
+    var compositorFadesKnown: Bool?
 
     /// Opens a connection to the X server.
     ///

@@ -50,6 +50,8 @@ struct Atoms {
     /// The window manager's frame around a window (Window+Frame.swift).
     let netRequestFrameExtents: UInt
     let netFrameExtents: UInt
+    /// The window manager's own window, which bears its name (Application+Compositor.swift).
+    let netSupportingWMCheck: UInt
 
     /// The names interned, in the order of the `next()` calls in `init(_:)`.
     static func names(screen: Int32) -> [String] {
@@ -61,6 +63,7 @@ struct Atoms {
             "_NET_WM_PING", "_NET_WM_ICON", "_NET_WM_USER_TIME", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN",
             "_NET_STARTUP_INFO", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS", "MANAGER", "_NET_WORKAREA",
             "_NET_CURRENT_DESKTOP", "_NET_WM_WINDOW_OPACITY", "_NET_REQUEST_FRAME_EXTENTS", "_NET_FRAME_EXTENTS",
+            "_NET_SUPPORTING_WM_CHECK",
         ]
     }
 
@@ -149,6 +152,7 @@ struct Atoms {
         netWMWindowOpacity = next()
         netRequestFrameExtents = next()
         netFrameExtents = next()
+        netSupportingWMCheck = next()
         // Predefined atoms (X11/Xatom.h) need no round trip.
         wmName = XA_WM_NAME
         wmClass = XA_WM_CLASS

@@ -35,6 +35,8 @@ extension ToolTipController {
         "cornerRadius", "padding", "initialDelay", "browseDelay", "browseTimeout", "hoverGrace", "autoHide",
         "Style", "Background", "Foreground", "Border", "Font", "FontSize", "MaxWidth", "MaxHeight",
         "CornerRadius", "Padding", "InitialDelay", "BrowseDelay", "BrowseTimeout", "HoverGrace", "AutoHide",
+        // Whether the compositor fades tooltips itself (CompositorFades.swift).
+        "compositorFadesPopups", "CompositorFadesPopups",
     ]
 
     /// Sets the default style and timings from the resources.

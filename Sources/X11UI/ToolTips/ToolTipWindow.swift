@@ -338,6 +338,7 @@ final class ToolTipWindow {
     private func compositingChanged() {
         // Hidden through the controller first, so that the hide is reported like any other.
         if isShown { application.toolTips.hide() }
+        application.compositorDidChange()
         destroy()
     }
 
