@@ -92,13 +92,15 @@ static inline int cx11_randr_load(struct cx11_randr *randr, const char *soname) 
     return randr->library != NULL;
 }
 
-/* libXfixes, loaded with libXrandr (for the compositor's selection-owner events), never linked;
+/* libXfixes, loaded with libXrandr (for the compositor's selection-owner events and the image
+   of the cursor shown), never linked;
    prototypes of <X11/extensions/Xfixes.h>. */
 struct cx11_xfixes {
     void *library;
     Bool (*query_extension)(Display *, int *, int *);
     Status (*query_version)(Display *, int *, int *);
     void (*select_selection_input)(Display *, Window, Atom, unsigned long);
+    XFixesCursorImage *(*get_cursor_image)(Display *);
 };
 
 /* Opens libXfixes (`soname`: libXfixes.so.3); returns 0 (and leaves nothing open) when the
@@ -106,8 +108,11 @@ struct cx11_xfixes {
 static inline int cx11_xfixes_load(struct cx11_xfixes *xfixes, const char *soname) {
     void **functions[] = {
         (void **)&xfixes->query_extension, (void **)&xfixes->query_version, (void **)&xfixes->select_selection_input,
+        (void **)&xfixes->get_cursor_image,
     };
-    const char *const names[] = {"XFixesQueryExtension", "XFixesQueryVersion", "XFixesSelectSelectionInput"};
+    const char *const names[] = {
+        "XFixesQueryExtension", "XFixesQueryVersion", "XFixesSelectSelectionInput", "XFixesGetCursorImage",
+    };
     xfixes->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
     return xfixes->library != NULL;
 }

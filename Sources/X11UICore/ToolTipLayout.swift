@@ -63,12 +63,15 @@ package enum ToolTipLayout {
         /// leaves the pointer clear, so that it flips once and not back and forth as the
         /// pointer moves about where the two sides meet.
         package var keepsEdge: ToolTipPlacement.Edge?
+        /// The cursor shown at `pointer`, whose visible pixels the tooltip keeps clear of.
+        package var cursor: CursorInk = .standard
 
         /// Field for field (a memberwise initializer is at most internal; X11UI builds these).
         package init(
             body: Size, arrow: Size, margins: EdgeInsets = .zero, cornerRadius: Double = 0, source: Rect,
             placement: ToolTipPlacement, gap: Double, monitors: [Rect], pointer: Point? = nil, avoid: Rect? = nil,
-            followsPointer: Bool = false, edgeMargin: Double = 0, keepsEdge: ToolTipPlacement.Edge? = nil
+            followsPointer: Bool = false, edgeMargin: Double = 0, keepsEdge: ToolTipPlacement.Edge? = nil,
+            cursor: CursorInk = .standard
         ) {
             self.body = body
             self.arrow = arrow
@@ -83,11 +86,10 @@ package enum ToolTipLayout {
             self.followsPointer = followsPointer
             self.edgeMargin = edgeMargin
             self.keepsEdge = keepsEdge
+            self.cursor = cursor
         }
     }
 
-    /// The size of the cursor box the tooltip keeps clear of when it falls back to the pointer.
-    package static let cursorBox = 16.0
     /// The least room (at 96 dpi) between a tooltip and the monitor's edge.
     package static let monitorMargin = 4.0
     /// A source more than this many times taller (for the top and bottom edges) or wider (for
@@ -102,14 +104,17 @@ package enum ToolTipLayout {
         let pointer = request.pointer.flatMap { $0.isFinite ? $0 : nil }
         let monitor = chooseMonitor(request.monitors, source: request.source, pointer: pointer)
         let source = sanitized(request.source, within: monitor)
-        /// What the tooltip lines up with on each edge: the source, or the pointer on it.
+        let ink = pointer.map { request.cursor.onScreen(at: $0) }
+        /// What the tooltip lines up with on each edge: the source, or the pointer on it;
+        /// pushed past the cursor's ink where the ink reaches beyond it on that side.
         func anchor(_ edge: ToolTipPlacement.Edge) -> Rect {
-            guard request.followsPointer, let pointer else { return source }
-            return pointerAnchor(request, source: source, pointer: pointer, edge: edge)
+            guard let pointer, let ink else { return source }
+            let base =
+                request.followsPointer ? pointerAnchor(request, source: source, pointer: pointer, edge: edge) : source
+            return clearing(ink, from: base, request: request, edge: edge)
         }
         func acceptable(_ g: ToolTipGeometry) -> Bool {
-            fits(request, source: anchor(g.edge), monitor: monitor, edge: g.edge)
-                && !(pointer.map { g.visualFrame.contains($0) } ?? false)
+            fits(request, source: anchor(g.edge), monitor: monitor, edge: g.edge) && !covers(g, ink)
         }
         if let kept = request.keepsEdge, kept == request.placement.edge || kept == request.placement.edge.opposite,
             fits(request, source: anchor(kept), monitor: monitor, edge: kept)
@@ -128,12 +133,12 @@ package enum ToolTipLayout {
             if acceptable(g) { return g }
         }
         // No side of the source will do (a huge source, a tiny screen): keep clear of the
-        // pointer instead, on whichever side of it has room.
-        let box = Rect(x: pointer.x - cursorBox / 2, y: pointer.y - cursorBox / 2, width: cursorBox, height: cursorBox)
+        // cursor instead, on whichever side of it has room.
+        let box = request.cursor.onScreen(at: pointer)
         for edge in [preferred, preferred.opposite] + across(preferred)
         where fits(request, source: box, monitor: monitor, edge: edge) {
             let g = layOut(request, source: box, monitor: monitor, edge: edge, hasArrow: false)
-            if !g.visualFrame.contains(pointer) { return g }
+            if !covers(g, box) { return g }
         }
         return placeOnBestEdge(request, anchor: { _ in box }, monitor: monitor, pointer: nil, hasArrow: false)
     }
@@ -150,8 +155,7 @@ package enum ToolTipLayout {
         _ request: Request, source: Rect, pointer: Point, edge: ToolTipPlacement.Edge
     ) -> Rect {
         let large = largeSourceRatio * (needed(request, edge: edge) + request.gap)
-        // The cursor's image hangs below and to the right of its hot spot.
-        let cursor = Rect(x: pointer.x - 4, y: pointer.y - 4, width: cursorBox + 4, height: cursorBox + 8)
+        let cursor = request.cursor.onScreen(at: pointer)
         if edge.isVertical {
             let x = clamp(pointer.x, low: source.minX, high: source.maxX)
             if source.height > large, source.contains(pointer) {
@@ -209,7 +213,7 @@ package enum ToolTipLayout {
             for edge in [preferred, opposite] + across(preferred)
             where fits(request, source: anchor(edge), monitor: monitor, edge: edge) {
                 let g = layOut(request, source: anchor(edge), monitor: monitor, edge: edge, hasArrow: true)
-                if covered(g) == 0, !(pointer.map { g.visualFrame.contains($0) } ?? false) { return g }
+                if covered(g) == 0, !covers(g, pointer.map { request.cursor.onScreen(at: $0) }) { return g }
             }
             if preferredFits, oppositeFits {
                 let a = layOut(request, source: anchor(preferred), monitor: monitor, edge: preferred, hasArrow: true)
@@ -235,8 +239,8 @@ package enum ToolTipLayout {
 
     /// Maps between screen coordinates and a frame in which the tooltip always goes below
     /// the source (y grows away from the source, x runs along the edge from its start).
-    private struct Frame {
-        package let edge: ToolTipPlacement.Edge
+    struct Frame {
+        let edge: ToolTipPlacement.Edge
 
         package func point(_ p: Point) -> Point {
             switch edge {

@@ -15,7 +15,7 @@ private func request(
     ToolTipLayout.Request(
         body: body, arrow: Size(width: 12, height: 6), source: source,
         placement: ToolTipPlacement(edge: edge, alignment: alignment), gap: 4, monitors: [screen],
-        pointer: pointer, avoid: avoid, followsPointer: follows, edgeMargin: edgeMargin)
+        pointer: pointer, avoid: avoid, followsPointer: follows, edgeMargin: edgeMargin, cursor: .hotSpotOnly)
 }
 
 private func screenArrowTip(_ g: ToolTipGeometry) -> Point? {

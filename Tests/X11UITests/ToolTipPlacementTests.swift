@@ -13,11 +13,13 @@ func placementRequest(
     _ source: Rect, _ edge: ToolTipPlacement.Edge = .bottom, _ alignment: ToolTipPlacement.Alignment = .center,
     body: Size = Size(width: 100, height: 40),
     arrow: Size = Size(width: 12, height: 6), margins: EdgeInsets = .zero, cornerRadius: Double = 0,
-    gap: Double = 4, monitors: [Rect] = [Rect(x: 0, y: 0, width: 1920, height: 1080)], pointer: Point? = nil
+    gap: Double = 4, monitors: [Rect] = [Rect(x: 0, y: 0, width: 1920, height: 1080)], pointer: Point? = nil,
+    cursor: CursorInk = .hotSpotOnly
 ) -> ToolTipLayout.Request {
     ToolTipLayout.Request(
         body: body, arrow: arrow, margins: margins, cornerRadius: cornerRadius, source: source,
-        placement: ToolTipPlacement(edge: edge, alignment: alignment), gap: gap, monitors: monitors, pointer: pointer)
+        placement: ToolTipPlacement(edge: edge, alignment: alignment), gap: gap, monitors: monitors, pointer: pointer,
+        cursor: cursor)
 }
 
 /// The body on the screen.
@@ -56,6 +58,9 @@ func checkPlacementInvariants(
         sourceLocation: sourceLocation)
     if let pointer = r.pointer, pointerAvoidable {
         #expect(!g.visualFrame.contains(pointer), "\(g.visualFrame) covers \(pointer)", sourceLocation: sourceLocation)
+        #expect(
+            !ToolTipLayout.covers(g, r.cursor.onScreen(at: pointer)), "\(g.visualFrame) covers the cursor's ink",
+            sourceLocation: sourceLocation)
     }
 }
 

@@ -79,6 +79,10 @@ public final class Application {
     private(set) var xsettings: XSettingsReader?
     /// The cursors the windows show, made on first use (Application+Cursors.swift).
     var cursorStore: CursorStore?
+    /// The frame the window manager last said it put around a window (Window+Frame.swift).
+    var lastFrameExtents = FrameExtents.none
+    /// Whether the compositor fades tooltips itself, once asked (Application+Compositor.swift).
+    var compositorFadesKnown: Bool?
 
     /// Opens a connection to the X server.
     ///

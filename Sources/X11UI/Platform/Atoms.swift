@@ -47,6 +47,11 @@ struct Atoms {
     let netCurrentDesktop: UInt
     /// `_NET_WM_WINDOW_OPACITY`: a fading tooltip's opacity (ToolTipPresenter+Fade.swift).
     let netWMWindowOpacity: UInt
+    /// The window manager's frame around a window (Window+Frame.swift).
+    let netRequestFrameExtents: UInt
+    let netFrameExtents: UInt
+    /// The window manager's own window, which bears its name (Application+Compositor.swift).
+    let netSupportingWMCheck: UInt
 
     /// The names interned, in the order of the `next()` calls in `init(_:)`.
     static func names(screen: Int32) -> [String] {
@@ -57,7 +62,8 @@ struct Atoms {
             "X11UI_SELECTION", "_NET_WM_CM_S\(screen)",
             "_NET_WM_PING", "_NET_WM_ICON", "_NET_WM_USER_TIME", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN",
             "_NET_STARTUP_INFO", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS", "MANAGER", "_NET_WORKAREA",
-            "_NET_CURRENT_DESKTOP", "_NET_WM_WINDOW_OPACITY",
+            "_NET_CURRENT_DESKTOP", "_NET_WM_WINDOW_OPACITY", "_NET_REQUEST_FRAME_EXTENTS", "_NET_FRAME_EXTENTS",
+            "_NET_SUPPORTING_WM_CHECK",
         ]
     }
 
@@ -144,6 +150,9 @@ struct Atoms {
         netWorkArea = next()
         netCurrentDesktop = next()
         netWMWindowOpacity = next()
+        netRequestFrameExtents = next()
+        netFrameExtents = next()
+        netSupportingWMCheck = next()
         // Predefined atoms (X11/Xatom.h) need no round trip.
         wmName = XA_WM_NAME
         wmClass = XA_WM_CLASS

@@ -16,6 +16,7 @@ struct WindowEvents: OptionSet, Sendable {
     static let pointerEnter = WindowEvents(rawValue: 1 << 7)
     static let pointerLeave = WindowEvents(rawValue: 1 << 8)
     static let focusChange = WindowEvents(rawValue: 1 << 9)
+    static let propertyChange = WindowEvents(rawValue: 1 << 10)
 
     /// The X event mask for these kinds.
     var xMask: Int {
@@ -23,7 +24,7 @@ struct WindowEvents: OptionSet, Sendable {
             (.exposure, ExposureMask), (.structure, StructureNotifyMask), (.keyPress, KeyPressMask),
             (.keyRelease, KeyReleaseMask), (.buttonPress, ButtonPressMask), (.buttonRelease, ButtonReleaseMask),
             (.pointerMotion, PointerMotionMask), (.pointerEnter, EnterWindowMask), (.pointerLeave, LeaveWindowMask),
-            (.focusChange, FocusChangeMask),
+            (.focusChange, FocusChangeMask), (.propertyChange, PropertyChangeMask),
         ]
         return bits.reduce(0) { mask, bit in contains(bit.0) ? mask | bit.1 : mask }
     }

@@ -21,7 +21,7 @@ extension ToolTipController {
         presenter.present(
             request(
                 for: source, configuration: configuration, interaction: interaction, view: view, window: window,
-                origin: origin, pointer: point, keepsEdge: presenter.geometry?.edge))
+                origin: origin, pointer: point, cursor: current.cursor, keepsEdge: presenter.geometry?.edge))
         guard presenter.isShown, let geometry = presenter.geometry else { return }
         current.point = local
         current.configuration = configuration

@@ -117,7 +117,7 @@ extension ToolTipController {
         presenter.prepare(
             request(
                 for: source, configuration: answer.configuration, interaction: interaction, view: view,
-                window: window, origin: origin, pointer: pointer?.root))
+                window: window, origin: origin, pointer: pointer?.root, cursor: shownCursor(at: pointer?.root)))
     }
 
     /// Asks the delegate for the tooltip of `source` (once per show: the answer given when the
@@ -193,10 +193,13 @@ extension ToolTipController {
         // Hover tooltips keep away from the pointer where it was when they showed; keyboard
         // and click ones from where it was last seen (an update keeps the first placement's).
         let pointerOnScreen: Point?
+        let cursor: CursorInk
         if inPlace, let previous = shown, previous.interaction.value === interaction {
             pointerOnScreen = previous.pointer
+            cursor = previous.cursor
         } else {
             pointerOnScreen = pointer?.root
+            cursor = shownCursor(at: pointerOnScreen)
         }
         // Browsing from one tooltip to the next shows each at once; the first one fades in.
         let entrance: ToolTipPresenter.Entrance =
@@ -204,7 +207,7 @@ extension ToolTipController {
         presenter.present(
             request(
                 for: source, configuration: configuration, interaction: interaction, view: view, window: window,
-                origin: origin, pointer: pointerOnScreen),
+                origin: origin, pointer: pointerOnScreen, cursor: cursor),
             entrance: entrance)
         guard presenter.isShown, let geometry = presenter.geometry else {
             feed(.dismissAll)  // the display went away: nothing is on the screen
@@ -212,7 +215,7 @@ extension ToolTipController {
         }
         shown = Shown(
             interaction: WeakInteraction(interaction), point: answer.point, configuration: configuration,
-            pointer: pointerOnScreen, shortcut: view.keyboardShortcut)
+            pointer: pointerOnScreen, cursor: cursor, shortcut: view.keyboardShortcut)
         feed(.placed(geometry.visualFrame))
         application.inspector?.toolTip(
             shown: true, source: view.identifier, text: presenter.text, frame: geometry.windowFrame)
@@ -224,7 +227,8 @@ extension ToolTipController {
     /// the view points at that part and keeps clear of the rest.
     func request(
         for source: ToolTipStateMachine.Source, configuration: ToolTipConfiguration, interaction: ToolTipInteraction,
-        view: View, window: Window, origin: Point, pointer: Point?, keepsEdge: ToolTipPlacement.Edge? = nil
+        view: View, window: Window, origin: Point, pointer: Point?, cursor: CursorInk,
+        keepsEdge: ToolTipPlacement.Edge? = nil
     ) -> ToolTipPresenter.Request {
         let placement = interaction.resolvedPlacement
         if let expansion = configuration.expansion {
@@ -232,7 +236,7 @@ extension ToolTipController {
             return ToolTipPresenter.Request(
                 content: configuration.content, style: interaction.style ?? style, placement: placement,
                 source: view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y), pointer: pointer,
-                owner: window.windowID,
+                cursor: cursor, owner: window.windowID,
                 expansion: ToolTipPresenter.Expansion(
                     text: BytewiseString(expansion.text), font: expansion.font, wrapWidth: expansion.wrapWidth,
                     anchor: view.convertToWindow(expansion.anchor).offsetBy(dx: origin.x, dy: origin.y)),
@@ -243,8 +247,20 @@ extension ToolTipController {
             wholeView ? view.convertToWindow(view.alignmentRect).offsetBy(dx: origin.x, dy: origin.y) : source.region
         return ToolTipPresenter.Request(
             content: configuration.content, style: interaction.style ?? style, placement: placement, source: anchor,
-            pointer: pointer, followsPointer: source.anchor == .pointer && placement.anchor.usesPointer,
+            pointer: pointer, cursor: cursor,
+            followsPointer: source.anchor == .pointer && placement.anchor.usesPointer,
             avoiding: wholeView ? nil : view.convertToWindow(view.bounds).offsetBy(dx: origin.x, dy: origin.y),
             owner: window.windowID, keepsEdge: keepsEdge, shortcut: view.keyboardShortcut?.description)
+    }
+
+    /// The cursor the user sees at `pointer` (none for a tooltip without one): read back from
+    /// the server once for a prepare and the show that follows it.
+    func shownCursor(at pointer: Point?) -> CursorInk {
+        guard pointer != nil else { return .standard }
+        let now = scheduler.now
+        if let read = cursorRead, now - read.at < .milliseconds(250), read.at <= now { return read.ink }
+        let ink = application.shownCursorInk()
+        cursorRead = (ink, now)
+        return ink
     }
 }

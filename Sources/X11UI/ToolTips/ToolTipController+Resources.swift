@@ -16,8 +16,11 @@
 /// (milliseconds; `autoHide: 0` keeps tooltips until dismissed). A bad value is ignored with one
 /// warning on standard error.
 extension Application {
-    /// The attributes the resource database keeps (the tooltip ones, by name and by class).
-    nonisolated static var resourceAttributes: Set<String> { ToolTipController.resourceAttributes }
+    /// The attributes the resource database keeps (the tooltip ones, by name and by class, and
+    /// whether the compositor fades tooltips itself: CompositorFades.swift).
+    nonisolated static var resourceAttributes: Set<String> {
+        ToolTipController.resourceAttributes.union(["compositorFadesPopups", "CompositorFadesPopups"])
+    }
 
     /// Reads the tooltip defaults from the X resources; called once at start-up.
     func applyResources() {

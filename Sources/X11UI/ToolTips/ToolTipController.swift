@@ -46,6 +46,9 @@ public final class ToolTipController {
     var answered: Answered?
     /// The shown tooltip.
     var shown: Shown?
+    /// The cursor last read back from the server and when: a show just after its prepare
+    /// reads it once.
+    var cursorRead: (ink: CursorInk, at: MonotonicInstant)?
     /// Set when the shown tooltip must be laid out again whatever its delegate answers.
     var relayoutPending = false
     /// Set once the application closes: nothing shows any more.
@@ -252,6 +255,9 @@ struct Shown {
     var point: Point
     var configuration: ToolTipConfiguration
     var pointer: Point?
+    /// The cursor shown at `pointer` when the tooltip showed (a tooltip that follows the
+    /// pointer keeps clear of it without reading it again).
+    var cursor: CursorInk = .standard
     /// The source view's keyboard shortcut the tooltip shows.
     var shortcut: KeyboardShortcut?
 }

@@ -28,9 +28,11 @@ struct ToolTipFade: Hashable, Sendable {
     /// Whether tooltips fade at all: under a compositor (without one the opacity means
     /// nothing), with the desktop's animations on (`Net/EnableAnimations`; on when it did not
     /// say), and where the window's input region can be emptied (the Shape extension), so
-    /// that a tooltip fading out takes no clicks.
-    static func isWanted(composited: Bool, animations: Bool?, inputShapes: Bool) -> Bool {
-        composited && (animations ?? true) && inputShapes
+    /// that a tooltip fading out takes no clicks; not where the compositor fades tooltip
+    /// windows itself (``CompositorFades``), which would make two fades of one.
+    static func isWanted(composited: Bool, animations: Bool?, inputShapes: Bool, compositorFades: Bool = false) -> Bool
+    {
+        composited && (animations ?? true) && inputShapes && !compositorFades
     }
 
     /// A fade-in for a tooltip mapped `now`. It began one frame earlier: the window maps at

@@ -35,7 +35,8 @@ extension ToolTipPresenter {
         guard let host else { return false }
         return ToolTipFade.isWanted(
             composited: host.isTranslucent, animations: application.desktopSettings.enableAnimations,
-            inputShapes: application.connection.extensions.hasShape)
+            inputShapes: application.connection.extensions.hasShape,
+            compositorFades: host.isTranslucent && application.compositorFadesToolTips)
     }
 
     /// Whether the window is on the screen while fading out (hidden as far as anything but the

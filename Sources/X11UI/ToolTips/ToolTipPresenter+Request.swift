@@ -11,6 +11,8 @@ extension ToolTipPresenter {
         var source: Rect
         /// The pointer the tooltip keeps clear of.
         var pointer: Point?
+        /// The cursor shown at `pointer`.
+        var cursor: CursorInk = .standard
         /// Whether the tooltip sits at the pointer rather than at `source`'s edge.
         var followsPointer = false
         /// The source view, kept clear when `source` is a part of it.
@@ -49,6 +51,7 @@ extension ToolTipPresenter {
         var placement: ToolTipPlacement
         var source: Rect
         var pointer: Point?
+        var cursor: CursorInk
         var followsPointer: Bool
         var avoiding: Rect?
         var owner: X11WindowID?
@@ -67,6 +70,7 @@ extension ToolTipPresenter {
             placement = request.placement
             source = request.source
             pointer = request.pointer
+            cursor = request.cursor
             followsPointer = request.followsPointer
             avoiding = request.avoiding
             owner = request.owner

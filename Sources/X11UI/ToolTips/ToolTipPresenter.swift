@@ -138,7 +138,7 @@ final class ToolTipPresenter {
             (view, geometry) = layOutExpansion(expansion, request: request, frame: frame)
         } else {
             view = contentView(for: request.content, style: style, shortcut: request.shortcut)
-            let body = measure(view, in: frame, source: request.source, pointer: request.pointer)
+            let body = measure(view, in: frame, request: request)
             geometry = ToolTipLayout.place(
                 ToolTipLayout.Request(
                     body: body, arrow: frame.arrow, margins: frame.shadowMargin,
@@ -146,7 +146,7 @@ final class ToolTipPresenter {
                     placement: request.placement, gap: request.placement.gap * frame.scale,
                     monitors: application.screen.monitors, pointer: request.pointer, avoid: request.avoiding,
                     followsPointer: request.followsPointer, edgeMargin: ToolTipLayout.monitorMargin * frame.scale,
-                    keepsEdge: request.keepsEdge))
+                    keepsEdge: request.keepsEdge, cursor: request.cursor))
         }
         let (geometryChanged, outlineChanged) = adopt(geometry)
         updateWindowState(
@@ -185,9 +185,10 @@ final class ToolTipPresenter {
 
     /// Puts the content in the bubble and measures it within limits that always leave room
     /// beside the pointer; returns the body's size (content and padding).
-    private func measure(_ view: View, in frame: Frame, source: Rect, pointer: Point?) -> Size {
+    private func measure(_ view: View, in frame: Frame, request: Request) -> Size {
         let style = frame.style
-        let monitor = ToolTipLayout.chooseMonitor(application.screen.monitors, source: source, pointer: pointer)
+        let monitor = ToolTipLayout.chooseMonitor(
+            application.screen.monitors, source: request.source, pointer: request.pointer)
         let padding = frame.padding
         let maxWidth = max(
             16,
@@ -196,7 +197,8 @@ final class ToolTipPresenter {
             16,
             min(
                 style.maxHeight * frame.scale,
-                (monitor.height - 2 * ToolTipLayout.cursorBox) / 2 - frame.arrow.height - padding.vertical
+                ToolTipLayout.maxBodyHeight(on: monitor, cursor: request.cursor) - frame.arrow.height
+                    - padding.vertical
                     - frame.shadowMargin.vertical))
         bubble.style = style
         bubble.drawsShadow = frame.composited
@@ -336,6 +338,7 @@ final class ToolTipPresenter {
     private func compositingChanged() {
         // Hidden through the controller first, so that the hide is reported like any other.
         if isShown { application.toolTips.hide() }
+        application.compositorDidChange()
         destroy()
     }
 

@@ -65,6 +65,8 @@ extension Window {
             deliverWindowDeactivated(pointerLeft: true)
         case .destroy:
             if native != nil { close() }
+        case .propertyChange(_, let atom) where atom == application.connection.atoms.netFrameExtents:
+            frameExtentsDidChange()
         case .clientMessage(_, let type, let data):
             if type == application.connection.atoms.wmProtocols { handleWindowManagerProtocol(data) }
         case .pointerEnter(let p), .pointerMotion(let p):

@@ -276,8 +276,8 @@ open class Window: EventTarget {
         var frame = Rect(origin: requestedPosition ?? .zero, size: size ?? Size(width: 1, height: 1))
         // A window larger than the monitor it opens on (a big layout, or a high Xft.dpi) is made
         // to fit the room there, as GTK and Qt do; its content is laid out for that size.
-        if isTopLevel, let room = application.screen.room(for: frame) {
-            frame.size = Size(width: min(frame.width, room.width), height: min(frame.height, room.height))
+        if isTopLevel, case let fitted = sizeFittingRoom(frame, in: application), fitted != frame.size {
+            frame.size = fitted
             setSizeWithoutRequest(frame.size)
         }
         guard let native = makeNativeWindow(on: connection, frame: frame) else { return }
@@ -285,6 +285,7 @@ open class Window: EventTarget {
         application.register(self, for: native.id)
         if isTopLevel {
             writeTopLevelProperties()
+            requestFrameExtents()
             application.windowDidOpen(self)
             // Where the window was created; a window manager that places it elsewhere reports
             // the move (a ConfigureNotify, or a reparent, after which the map asks the server).
@@ -317,7 +318,7 @@ open class Window: EventTarget {
     var events: WindowEvents {
         [
             .exposure, .structure, .keyPress, .keyRelease, .buttonPress, .buttonRelease, .pointerMotion,
-            .pointerEnter, .pointerLeave, .focusChange,
+            .pointerEnter, .pointerLeave, .focusChange, .propertyChange,
         ]
     }
 
