@@ -13,8 +13,12 @@ public final class TestSessionBus: @unchecked Sendable {
     /// `socketPath` (`$XDG_RUNTIME_DIR/bus`, where a user session's bus listens); it starts
     /// the services of `serviceDirectory` on demand (none without it).
     /// `maxMessageSize` raises the bus's own limit on a message (32 MiB by default; a user
-    /// session's bus allows 1 GB).
-    public init(socketPath: String? = nil, serviceDirectory: String? = nil, maxMessageSize: Int? = nil) throws {
+    /// session's bus allows 1 GB); the services it starts get `environment` (this process's
+    /// without it).
+    public init(
+        socketPath: String? = nil, serviceDirectory: String? = nil, maxMessageSize: Int? = nil,
+        environment: [String: String]? = nil
+    ) throws {
         configuration = NSTemporaryDirectory() + "x11ui-bus-\(UUID().uuidString).conf"
         let listen = socketPath.map { "unix:path=\($0)" } ?? "unix:tmpdir=\(NSTemporaryDirectory())"
         let text = """
@@ -37,7 +41,7 @@ public final class TestSessionBus: @unchecked Sendable {
         try text.write(toFile: configuration, atomically: true, encoding: .utf8)
         let daemon = try ChildProcess(
             "/usr/bin/dbus-daemon", ["--config-file=\(configuration)", "--nofork", "--print-address=1"],
-            stdout: .pipe)
+            environment: environment, stdout: .pipe)
         self.daemon = daemon
         var output = ""
         _ = wait(timeout: 10) {

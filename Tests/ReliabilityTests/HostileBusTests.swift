@@ -96,7 +96,7 @@ struct HostileBusTests {
         let demo = try Demo(environment: ["DBUS_SESSION_BUS_ADDRESS": ""]) {
             Self.setRootString($0, "AT_SPI_BUS", silent.address)
         }
-        #expect(wait(timeout: 5) { silent.tookAConnection() }, "the program connected to it")
+        #expect(wait(timeout: 10) { silent.tookAConnection() }, "the program connected to it")
         #expect(demo.hoverShowsTheTooltip(), "the hover tooltip shows in its normal time")
         #expect(demo.program.process.isRunning)
     }
@@ -109,7 +109,7 @@ struct HostileBusTests {
         let client = try TestBusClient(bus: bus)
         #expect(client.command("own-a11y \(silent.address)"))
         let demo = try Demo(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        #expect(wait(timeout: 5) { silent.tookAConnection() }, "the program connected to it")
+        #expect(wait(timeout: 10) { silent.tookAConnection() }, "the program connected to it")
         #expect(demo.hoverShowsTheTooltip())
         #expect(demo.program.process.isRunning)
     }
@@ -122,7 +122,7 @@ struct HostileBusTests {
         let demo = try Demo(environment: ["DBUS_SESSION_BUS_ADDRESS": ""]) {
             Self.setRootString($0, "AT_SPI_BUS", "unixexec:path=/usr/bin/touch,argv0=touch,argv1=\(marker)")
         }
-        #expect(wait(timeout: 5) { demo.program.standardError.contains("not a local socket") })
+        #expect(wait(timeout: 10) { demo.program.standardError.contains("not a local socket") })
         #expect(demo.hoverShowsTheTooltip())
         #expect(!FileManager.default.fileExists(atPath: marker), "the command was not run")
         #expect(demo.program.standardError.split(separator: "\n").count == 1, "\(demo.program.standardError)")
