@@ -10,7 +10,8 @@ extension ToolTipLayout {
     /// `anchor`, pushed out on `edge`'s side so that the tooltip starts where `ink` ends, when
     /// the ink starts on the anchor and reaches beyond it and its gap, where a tooltip on that
     /// edge could lie (along the edge as far as a body's length either way).
-    package static func clearing(_ ink: Rect, from anchor: Rect, request: Request, edge: ToolTipPlacement.Edge) -> Rect {
+    package static func clearing(_ ink: Rect, from anchor: Rect, request: Request, edge: ToolTipPlacement.Edge) -> Rect
+    {
         guard ink.isFinite, !ink.isEmpty else { return anchor }
         let frame = Frame(edge: edge)
         var a = frame.rect(anchor)
