@@ -6,7 +6,9 @@
 #          (libthai, ICU, libXcursor, libdbus), the fonts the demo shows, and Xvfb
 #   test   the demo's, and the test tools: Orca, at-spi2-core, pyatspi, xdotool, gdb, openbox,
 #          xcompmgr, xrandr, setxkbmap, a D-Bus daemon, python3-gi (the test settings portal),
-#          a C compiler and the C++ runtime's static library (the release link's tests)
+#          the desktop's real settings portal with its GTK backend and dconf (tests against
+#          it), Adwaita's cursors (large cursor tests), a C compiler and the C++ runtime's
+#          static library (the release link's tests)
 #   bench  the demo's, a C compiler (the C floor client) and libstdc++.a; bench-gtk: GTK 3's
 #          headers; startup-order: valgrind and xdotool
 #
@@ -29,7 +31,8 @@ demo=(
 test=(
 	x11-xserver-utils x11-xkb-utils xcompmgr openbox desktop-file-utils
 	dbus-daemon@dbus dbus-bin@dbus at-spi2-core python3 python3-pyatspi python3-gi xdotool orca
-	fonts-urw-base35 binutils gdb gcc g++
+	fonts-urw-base35 binutils gdb gcc g++ adwaita-icon-theme
+	xdg-desktop-portal xdg-desktop-portal-gtk dconf-service gsettings-desktop-schemas libglib2.0-bin
 )
 bench=(gcc g++)
 bench_gtk=(libgtk-3-dev)
