@@ -169,12 +169,15 @@ sanitize: deps-test
 # compiler writes X11UI's symbol graph while it builds the library alone, in its own scratch
 # folder (the flags would otherwise invalidate the normal build; the graph stays there and is
 # rewritten whenever the module is), then docc converts. Unresolved links fail the build.
+# X11UICore's symbols are folded into X11UI's (a copy), as X11UI re-exports them.
 docs: deps
 	rm -rf .build/docs
 	$(SWIFT_BUILD) --target X11UI --scratch-path .build/docs-build \
 		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs-build/symbols \
 		-Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
-	$(DOCC) convert Sources/X11UI/X11UI.docc --additional-symbol-graph-dir .build/docs-build/symbols \
+	rm -rf .build/docs-build/merged && cp -r .build/docs-build/symbols .build/docs-build/merged
+	python3 scripts/reexport-symbols.py .build/docs-build/merged X11UI X11UICore
+	$(DOCC) convert Sources/X11UI/X11UI.docc --additional-symbol-graph-dir .build/docs-build/merged \
 		--output-path .build/docs --fallback-display-name X11UI --fallback-bundle-identifier org.x11ui.X11UI \
 		--transform-for-static-hosting --warnings-as-errors
 	@echo "Open .build/docs/index.html through a web server (python3 -m http.server -d .build/docs)."

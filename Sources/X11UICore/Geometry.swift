@@ -212,7 +212,7 @@ extension Double {
 
 /// The X protocol's ranges: coordinates are signed 16-bit, extents unsigned 16-bit (and at
 /// most 32767 for a window to be addressable by its coordinates).
-package enum XRange {
+package enum XProtocolLimits {
     package static let coordinate = -32768.0...32767.0
     package static let extent = 0.0...32767.0
     /// The largest window side X11UI makes: a window's back buffer is as big as the window
@@ -231,14 +231,16 @@ extension Double {
 
 extension Point {
     /// The point with each coordinate finite and within the X protocol's range (NaN is 0).
-    package var validated: Point { Point(x: x.clamped(to: XRange.coordinate), y: y.clamped(to: XRange.coordinate)) }
+    package var validated: Point {
+        Point(x: x.clamped(to: XProtocolLimits.coordinate), y: y.clamped(to: XProtocolLimits.coordinate))
+    }
 }
 
 extension Size {
     /// The size with each extent finite and within the X protocol's range (NaN and negative
     /// values are 0).
     package var validated: Size {
-        Size(width: width.clamped(to: XRange.extent), height: height.clamped(to: XRange.extent))
+        Size(width: width.clamped(to: XProtocolLimits.extent), height: height.clamped(to: XProtocolLimits.extent))
     }
 }
 

@@ -83,9 +83,9 @@ final class MotionDeliveryTests {
         // Five motions over one view: one enter, five motions each, points in each view.
         for step in 0..<5 {
             move(window, to: Point(x: leftOrigin.x + 2 + Double(step), y: leftOrigin.y + 3))
-            #expect(display.app.toolTips.heard.isEmpty, "the coordinator's record is used up by each event")
+            #expect(display.app.toolTips.router.heard.isEmpty, "the coordinator's record is used up by each event")
         }
-        #expect(display.app.toolTips.heard.capacity > 0, "and keeps its storage for the next")
+        #expect(display.app.toolTips.router.heard.capacity > 0, "and keeps its storage for the next")
         #expect(left.entered == 1 && left.exited == 0)
         #expect(leftCounter.entered == 1 && leftCounter.exited == 0)
         #expect(left.moved == (0..<5).map { Point(x: 2 + Double($0), y: 3) })
@@ -181,20 +181,20 @@ final class MotionDeliveryTests {
     @Test func crossingSourcesArmsOneTimerAndTheLastSourceStillShows() throws {
         let (clock, controller) = virtualTime()
         let (window, views) = row(of: 24, width: 10)
-        let before = controller.timerArmings
+        let before = controller.timer.armings
         for (index, view) in views.enumerated() {
             let origin = view.convertToWindow(Point.zero)
             move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
             move(window, to: Point(x: origin.x + 6, y: origin.y + 5))
             clock.advance(by: .milliseconds(10))
-            #expect(controller.timerArmings - before == 1, "one timer for the whole crossing, at view \(index)")
+            #expect(controller.timer.armings - before == 1, "one timer for the whole crossing, at view \(index)")
             #expect(clock.pendingTimerCount == 1)
         }
         // The first deadline passes: the timer arms the rest of the last source's delay.
         clock.advance(by: .milliseconds(500 - 240))
         #expect(!controller.isShowing)
-        #expect(controller.timerArmings - before == 2)
-        #expect(clock.nextDeadline == controller.timerDeadline)
+        #expect(controller.timer.armings - before == 2)
+        #expect(clock.nextDeadline == controller.timer.deadline)
         clock.advance(by: .milliseconds(229))
         #expect(!controller.isShowing, "the last source's delay counts from when the pointer reached it")
         clock.advance(by: .milliseconds(1))
@@ -212,7 +212,7 @@ final class MotionDeliveryTests {
         #expect(clock.pendingTimerCount == 1)
         move(window, to: Point(x: 2, y: 2))  // the window's padding: no source
         #expect(clock.pendingTimerCount == 0)
-        #expect(controller.timerDeadline == nil)
+        #expect(controller.timer.deadline == nil)
         window.close()
     }
 
@@ -225,10 +225,10 @@ final class MotionDeliveryTests {
         let (window, views) = row(of: 1, width: 30)
         let origin = views[0].convertToWindow(Point.zero)
         move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
-        let deadline = try #require(controller.timerDeadline)
+        let deadline = try #require(controller.timer.deadline)
         #expect(display.app.nextDeadline == deadline - .milliseconds(1))
         let short = MonotonicInstant.now() + .microseconds(1500)
-        controller.setTimer(short)
+        controller.timer.set(short)
         #expect(display.app.nextDeadline == short, "a wait under 2 ms is armed at its deadline")
         controller.hide()
         window.close()
@@ -258,7 +258,7 @@ final class MotionDeliveryTests {
         let origin = view.convertToWindow(Point.zero)
         move(window, to: Point(x: origin.x + 3, y: origin.y + 5))
         #expect(clock.now == arrival + .milliseconds(100), "the hooks took 100 ms")
-        #expect(controller.timerDeadline == arrival + .milliseconds(500))
+        #expect(controller.timer.deadline == arrival + .milliseconds(500))
         view.clock = nil
         clock.advance(by: .milliseconds(399))
         #expect(!controller.isShowing)

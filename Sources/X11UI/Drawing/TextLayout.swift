@@ -94,8 +94,8 @@ struct TextLayout: Equatable {
     }
 
     /// The widest and tallest area of text that can ever show: the largest window side
-    /// (`XRange.largestWindowSide`). Text laid out beyond it never shows, so it is not laid out.
-    static let maximumExtent = XRange.largestWindowSide
+    /// (`XProtocolLimits.largestWindowSide`). Text laid out beyond it never shows, so it is not laid out.
+    static let maximumExtent = XProtocolLimits.largestWindowSide
 
     /// The most lines that show in `maximumExtent` of height: views that lay out text with no
     /// line limit of their own (labels, text views) stop there, so a 10 MB label costs the

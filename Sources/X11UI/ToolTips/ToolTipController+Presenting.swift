@@ -1,95 +1,6 @@
-/// Driving the state machine: its inputs in order, and its effects (timers, questions to the
-/// delegates, showing and hiding the tooltip window).
+/// The machine's effects that show a tooltip: the questions to the delegates, and the shows,
+/// updates and early preparations through the presenter.
 extension ToolTipController {
-    /// Gives the machine `input`, at `instant` when it happened a moment ago (a pointer event
-    /// that arrived before its hit test), else now.
-    func feed(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
-        guard !isFeeding else {
-            queuedInputs.append(input)
-            return
-        }
-        isFeeding = true
-        defer { isFeeding = false }
-        // The input itself goes straight to the machine (nothing is queued when nothing is
-        // being fed); what its effects cause waits its turn.
-        apply(input, at: instant)
-        while !queuedInputs.isEmpty { apply(queuedInputs.removeFirst()) }
-    }
-
-    private func apply(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
-        let now = scheduler.now
-        // Never later than now, never before a time the machine was already given.
-        var time = instant.map { min($0, now) } ?? now
-        if let last = lastInputTime, time < last { time = last }
-        lastInputTime = time
-        for effect in machine.reduce(input, now: time) { perform(effect) }
-    }
-
-    private func perform(_ effect: ToolTipStateMachine.Effect) {
-        switch effect {
-        case .setTimer(let deadline):
-            setTimer(deadline)
-        case .hide:
-            guard presenter.isShown else { return }
-            let source = shown?.interaction.value?.view
-            let text = presenter.text
-            presenter.hide()
-            shown = nil
-            application.inspector?.toolTip(shown: false, source: source?.identifier, text: text, frame: nil)
-            application.accessibility?.toolTipDidChange(source: source)
-        case .ask(let source):
-            ask(source, again: false)
-        case .reask(let source):
-            ask(source, again: true)
-        case .show(let source):
-            present(source, inPlace: false)
-        case .update(let source):
-            present(source, inPlace: true)
-        case .follow(let point):
-            follow(to: point)
-        }
-    }
-
-    /// Keeps the one timer at `deadline` (nil: none). A timer already armed no later than the
-    /// new deadline stays: when it fires it arms the rest, so a pointer crossing one source
-    /// after another (each a later deadline) re-arms nothing. An earlier deadline, or none,
-    /// cancels it.
-    func setTimer(_ deadline: MonotonicInstant?) {
-        timerDeadline = deadline
-        guard let deadline, !isTornDown else {
-            timer?.cancel()
-            timer = nil
-            return
-        }
-        if let armed = timer, !armed.isDone, armed.deadline <= deadline { return }
-        armTimer(for: deadline)
-    }
-
-    /// Arms the timer for `deadline`. A long wait on the run loop's clock ends a little early
-    /// (``ToolTipScheduler/earlyWake``) and the rest is a short wait of its own: `ppoll` lets
-    /// the kernel add 0.1% of a timeout as slack (0.5 ms of a 500 ms delay), a short wait
-    /// gets the thread's 50 µs.
-    func armTimer(for deadline: MonotonicInstant) {
-        timer?.cancel()
-        timerArmings += 1
-        let early = scheduler.earlyWake
-        let wake = deadline - scheduler.now > early * 2 ? deadline - early : deadline
-        timer = scheduler.schedule(at: wake) { [weak self] in self?.timerDidFire() }
-    }
-
-    /// The armed timer fired: at the machine's deadline the machine hears it; before it (the
-    /// deadline moved later since, or the wake was early), the rest is armed.
-    private func timerDidFire() {
-        timer = nil
-        guard let deadline = timerDeadline, !isTornDown else { return }
-        if scheduler.now < deadline {
-            armTimer(for: deadline)
-            prepareShow(due: deadline)
-            return
-        }
-        feed(.timer)
-    }
-
     /// Woken a moment before `deadline`: when it is a hover tooltip's show and its text is
     /// already known (the delegate answered when the pointer came), the hidden tooltip window
     /// is made ready for it, so that at the deadline the show is a configure and a map and
@@ -97,7 +8,7 @@ extension ToolTipController {
     /// the deadline, through the same path, and anything that happens before then (the
     /// pointer moves on, a key, a click) decides as it would have; a prepared window that is
     /// not shown after all stays unmapped.
-    private func prepareShow(due deadline: MonotonicInstant) {
+    func prepareShow(due deadline: MonotonicInstant) {
         // Only on the wake just before this deadline: a timer armed for an earlier one (the
         // pointer moved on to another source since) wakes long before it.
         guard deadline - scheduler.now <= scheduler.earlyWake * 2, !presenter.isShown, machine.showing == nil,
@@ -117,14 +28,15 @@ extension ToolTipController {
         presenter.prepare(
             request(
                 for: source, configuration: answer.configuration, interaction: interaction, view: view,
-                window: window, origin: origin, pointer: pointer?.root, cursor: shownCursor(at: pointer?.root)))
+                window: window, origin: origin, pointer: router.pointer?.root,
+                cursor: shownCursor(at: router.pointer?.root)))
     }
 
     /// Asks the delegate for the tooltip of `source` (once per show: the answer given when the
     /// pointer entered the region is used if nothing happened since that could change it) and
     /// tells the machine. Inputs the delegate causes while answering are queued before the
     /// answer, so they decide first.
-    private func ask(_ source: ToolTipStateMachine.Source, again: Bool) {
+    func ask(_ source: ToolTipStateMachine.Source, again: Bool) {
         guard !isTornDown, let interaction = known[source.interaction]?.value, let view = interaction.view,
             let window = view.window, window.isVisible, view.isVisibleInWindow
         else {
@@ -172,7 +84,7 @@ extension ToolTipController {
         for source: ToolTipStateMachine.Source, view: View, window: Window, origin: Point, previous: Shown?
     ) -> Point {
         if let previous { return previous.point }
-        if source.anchor != .focus, let pointer, pointer.window.value === window {
+        if source.anchor != .focus, let pointer = router.pointer, pointer.window.value === window {
             let local = view.convertFromWindow(pointer.location)
             if view.bounds.contains(local) { return local }
         }
@@ -180,7 +92,7 @@ extension ToolTipController {
     }
 
     /// Shows (or re-renders in place) the tooltip of `source` with the content just answered.
-    private func present(_ source: ToolTipStateMachine.Source, inPlace: Bool) {
+    func present(_ source: ToolTipStateMachine.Source, inPlace: Bool) {
         guard !isTornDown, let answer = answered, let interaction = answer.interaction.value,
             interaction.id == source.interaction, let view = interaction.view, let window = view.window,
             window.isVisible, view.isVisibleInWindow, let origin = window.screenOrigin
@@ -198,7 +110,7 @@ extension ToolTipController {
             pointerOnScreen = previous.pointer
             cursor = previous.cursor
         } else {
-            pointerOnScreen = pointer?.root
+            pointerOnScreen = router.pointer?.root
             cursor = shownCursor(at: pointerOnScreen)
         }
         // Browsing from one tooltip to the next shows each at once; the first one fades in.

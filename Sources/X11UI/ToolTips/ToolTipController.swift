@@ -1,12 +1,15 @@
-/// The one tooltip controller of an application's display: it owns the tooltip state, the
-/// presenter (which owns the tooltip window), and the global defaults. At most one tooltip shows at a time, across all the
+/// The one tooltip controller of an application's display: it drives the tooltip state
+/// machine and owns the global defaults. At most one tooltip shows at a time, across all the
 /// application's windows.
 ///
 /// Widgets never call it. Events reach it through the interaction channel: the
-/// ``ToolTipInteraction``s of the views forward what they hear to it, and as the application's
-/// window-wide interaction it hears every window's pointer, button, key, focus and deactivation
-/// events after them, and decides once per event (the one place that knows which tooltip is
-/// shown, like GTK's per-display tooltip). It drives the pure `ToolTipStateMachine`.
+/// ``ToolTipInteraction``s of the views forward what they hear to its event router
+/// (`ToolTipEventRouter`), the application's window-wide interaction, which hears every
+/// window's pointer, button, key, focus and deactivation events after them and decides once per
+/// event (the one place that knows which tooltip is shown, like GTK's per-display tooltip). The
+/// controller turns what the router hands over into inputs of the pure `ToolTipStateMachine`,
+/// and its effects into questions to delegates, the one timer (`ToolTipTimer`) and shows and
+/// hides through the presenter (`ToolTipPresenter`, which owns the tooltip's window).
 @MainActor
 public final class ToolTipController {
     unowned let application: Application
@@ -15,29 +18,21 @@ public final class ToolTipController {
     /// The delays of tooltips whose interaction sets none.
     public var timings: ToolTipTimings = .standard
 
-    var machine = ToolTipStateMachine()
-    /// The armed timer; it may be due before `timerDeadline` (see `setTimer`).
-    var timer: EventTimer?
-    /// The deadline the machine asked for last (nil: none).
-    var timerDeadline: MonotonicInstant?
-    /// How many times a timer was armed (for tests: motion across sources arms none).
-    var timerArmings = 0
+    private(set) var machine = ToolTipStateMachine()
+    /// The one timer the machine asks for (`.setTimer`), on the scheduler's clock.
+    private(set) lazy var timer = ToolTipTimer(
+        scheduler: RunLoopToolTipScheduler(application: application),
+        fired: { [unowned self] in feed(.timer) },
+        wokeEarly: { [unowned self] deadline in prepareShow(due: deadline) })
+    /// The tooltips' stage of the interaction channel: events in, the machine's inputs out.
+    private(set) lazy var router = ToolTipEventRouter(controller: self)
+    private(set) lazy var presenter = ToolTipPresenter(application: application)
     /// How many times a tooltip moved with the pointer (for tests and the benchmark).
     var follows = 0
-    /// When the pointer event being delivered reached its window (see `pointerEventArrived`).
-    var pointerArrival: MonotonicInstant?
     /// The time the machine was last given: it never goes back.
-    var lastInputTime: MonotonicInstant?
-    /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
-    lazy var scheduler: any ToolTipScheduler = RunLoopToolTipScheduler(application: application)
-    lazy var presenter = ToolTipPresenter(application: application)
+    private var lastInputTime: MonotonicInstant?
     /// Interactions the machine knows by id (weakly).
     var known: [UInt64: WeakInteraction] = [:]
-    /// Where the pointer was last seen.
-    var pointer: (window: WeakWindow, location: Point, root: Point)?
-    /// The deepest view under the pointer when the target was last resolved, and that target.
-    weak var resolvedDeepest: View?
-    var resolvedTarget: ToolTipStateMachine.Target = .nothing
     /// The delegate's answer when the pointer entered the region under it: a hover tooltip
     /// shows it rather than asking again, unless a click, a key or `setNeedsUpdate()` came
     /// between.
@@ -52,18 +47,69 @@ public final class ToolTipController {
     /// Set when the shown tooltip must be laid out again whatever its delegate answers.
     var relayoutPending = false
     /// Set once the application closes: nothing shows any more.
-    var isTornDown = false
+    private(set) var isTornDown = false
     /// Inputs that arrived while effects were being performed (a delegate that removes its
     /// view or asks for an update while answering, say); they are applied, in order, once the
     /// current ones are done.
-    var queuedInputs: [ToolTipStateMachine.Input] = []
-    var isFeeding = false
-    /// What the tooltip interactions of the views forwarded since the window-wide stage last
-    /// came (see ToolTipController+Channel.swift), in the order they heard it.
-    var heard: [(interaction: WeakInteraction, event: InteractionEvent)] = []
+    private var queuedInputs: [ToolTipStateMachine.Input] = []
+    private var isFeeding = false
+
+    /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
+    var scheduler: any ToolTipScheduler { timer.scheduler }
 
     init(application: Application) {
         self.application = application
+    }
+
+    // MARK: - Driving the machine: its inputs in order, its effects performed
+
+    /// Gives the machine `input`, at `instant` when it happened a moment ago (a pointer event
+    /// that arrived before its hit test), else now.
+    func feed(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
+        guard !isFeeding else {
+            queuedInputs.append(input)
+            return
+        }
+        isFeeding = true
+        defer { isFeeding = false }
+        // The input itself goes straight to the machine (nothing is queued when nothing is
+        // being fed); what its effects cause waits its turn.
+        apply(input, at: instant)
+        while !queuedInputs.isEmpty { apply(queuedInputs.removeFirst()) }
+    }
+
+    private func apply(_ input: ToolTipStateMachine.Input, at instant: MonotonicInstant? = nil) {
+        let now = scheduler.now
+        // Never later than now, never before a time the machine was already given.
+        var time = instant.map { min($0, now) } ?? now
+        if let last = lastInputTime, time < last { time = last }
+        lastInputTime = time
+        for effect in machine.reduce(input, now: time) { perform(effect) }
+    }
+
+    private func perform(_ effect: ToolTipStateMachine.Effect) {
+        switch effect {
+        case .setTimer(let deadline):
+            timer.set(deadline)
+        case .hide:
+            guard presenter.isShown else { return }
+            let source = shown?.interaction.value?.view
+            let text = presenter.text
+            presenter.hide()
+            shown = nil
+            application.inspector?.toolTip(shown: false, source: source?.identifier, text: text, frame: nil)
+            application.accessibility?.toolTipDidChange(source: source)
+        case .ask(let source):
+            ask(source, again: false)
+        case .reask(let source):
+            ask(source, again: true)
+        case .show(let source):
+            present(source, inPlace: false)
+        case .update(let source):
+            present(source, inPlace: true)
+        case .follow(let point):
+            follow(to: point)
+        }
     }
 
     // MARK: - What is shown (for programs, tests and tools)
@@ -97,7 +143,7 @@ public final class ToolTipController {
 
     /// The pointer is over the tooltip window itself, at `root` (root coordinates).
     func pointerOnToolTip(at root: Point? = nil) {
-        forgetResolvedTarget()
+        router.forgetResolvedTarget()
         feed(.pointer(.toolTip, at: root))
     }
 
@@ -177,14 +223,7 @@ public final class ToolTipController {
     /// ``VirtualClock`` made now is not).
     @_spi(Testing)
     public func drive(on clock: VirtualClock) {
-        let old = scheduler
-        scheduler = clock
-        guard let current = timer, !current.isDone, let deadline = timerDeadline else { return }
-        current.cancel()
-        // The same time left, on the new clock, armed as any other.
-        let moved = clock.now + (deadline - old.now)
-        timerDeadline = moved
-        armTimer(for: moved)
+        timer.drive(on: clock)
     }
 
     func tearDown() {
@@ -192,14 +231,8 @@ public final class ToolTipController {
         // one): its answer must not show a tooltip on a closed display.
         feed(.dismissAll)
         isTornDown = true
-        timer?.cancel()
-        timer = nil
+        timer.stop()
         presenter.destroy()
-    }
-
-    func forgetResolvedTarget() {
-        resolvedDeepest = nil
-        resolvedTarget = .nothing
     }
 
     /// The part of the view a configuration covers: its rect clamped to the view, or the whole

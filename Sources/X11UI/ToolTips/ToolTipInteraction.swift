@@ -163,8 +163,8 @@ public final class ToolTipInteraction: Interaction {
     /// Forwards what the view heard to the application's tooltip coordinator, which decides
     /// (once per event, over every tooltip that heard it: the innermost wins) what shows.
     public func handle(_ event: InteractionEvent) {
-        guard ToolTipController.recordsHeard(event) else { return }
-        controller?.interaction(self, heard: event)
+        guard ToolTipEventRouter.recordsHeard(event) else { return }
+        controller?.router.interaction(self, heard: event)
     }
 }
 

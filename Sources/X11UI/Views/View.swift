@@ -43,7 +43,7 @@ open class View {
     /// of wrapping text, say.
     public var preferredWidth: Double? {
         didSet {
-            preferredWidth = preferredWidth?.clamped(to: XRange.extent)
+            preferredWidth = preferredWidth?.clamped(to: XProtocolLimits.extent)
             invalidateIntrinsicSize()
         }
     }

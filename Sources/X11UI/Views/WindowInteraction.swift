@@ -1,9 +1,9 @@
 /// The last stage of the interaction channel: a behaviour of the whole application that hears
 /// every window's events after the interactions of the views concerned did.
 ///
-/// The tooltip coordinator is one (``ToolTipController``, the one place that knows which
-/// tooltip is shown, like GTK's per-display tooltip): the ``ToolTipInteraction``s of the views
-/// forward what they hear to it, and it decides when the window-wide stage comes, so that it
+/// The tooltip coordinator's event router is one (`ToolTipEventRouter`, in front of
+/// ``ToolTipController``, the one place that knows which tooltip is shown, like GTK's
+/// per-display tooltip): the ``ToolTipInteraction``s of the views forward what they hear to it, and it decides when the window-wide stage comes, so that it
 /// decides once per event, over everything the views' interactions heard, and also hears the
 /// events over views without tooltips (hover intent follows the pointer there).
 ///

@@ -15,7 +15,7 @@ extension Window {
     }
 
     /// The largest window side X11UI makes, in pixels.
-    static let maximumSide = XRange.largestWindowSide
+    static let maximumSide = XProtocolLimits.largestWindowSide
 
     /// The one rule for a window's size in pixels, from any source (the initializer, `resize`,
     /// `setFrame`, the content's ideal size): scaled, rounded, at least 1 and at most
