@@ -11,8 +11,8 @@ internal import CX11Internal
 /// - selects StructureNotify on the root window before anything else, so that a manager
 ///   started later is heard of: it announces itself with a `MANAGER` client message there;
 /// - asks for the selection's owner, selects PropertyChange and StructureNotify on the owner's
-///   window, asks again that it still owns the selection, and reads the property (only when
-///   a manager runs);
+///   window, and reads the property, asking in the same round trip that the window still
+///   owns the selection (a round trip, only when a manager runs);
 /// - reads the property again on each PropertyNotify of it; asks for the owner again on the
 ///   owner's DestroyNotify (the manager stopped: with no new one, the settings go back to
 ///   X11UI's defaults) and on a `MANAGER` message (a new manager took over).
@@ -98,7 +98,7 @@ final class XSettingsReader {
         } else if connection.isUsable {
             owner = XGetSelectionOwner(connection.display, connection.atoms.xsettingsSelection)
         }
-        if owner != 0, connection.isUsable { watch(owner) }
+        if owner != 0, connection.isUsable { watch(owner, atStart: true) }
     }
 
     /// Handles an event on the root window or the manager's; returns whether it was the
@@ -176,10 +176,14 @@ final class XSettingsReader {
     }
 
     /// Follows `owner`, the selection's owner as the server named it, when it is another
-    /// client's window: selects its events (adding to this connection's mask there), makes
-    /// sure it still owns the selection, and reads its settings. An owner that is not a
+    /// client's window: selects its events (adding to this connection's mask there), reads its
+    /// settings, and makes sure it still owned the selection once its events were selected (the
+    /// question rides on the property's read: no round trip of its own). An owner that is not a
     /// manager's window leaves the settings at X11UI's defaults until the next manager.
-    func watch(_ owner: UInt) {
+    ///
+    /// This connection's mask on the window is asked for (two round trips) except at start on
+    /// X11UI's own display, where it has selected nothing on another client's window yet.
+    func watch(_ owner: UInt, atStart: Bool = false) {
         var owner = owner
         // The owner may change while it is checked: a few tries, then the next MANAGER message.
         for _ in 0..<3 {
@@ -190,26 +194,27 @@ final class XSettingsReader {
             }
             // On a host's display, errors about the window come to X11UI (not the host's handler).
             connection.adopt(owner)
-            var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(connection.display, owner, &attributes) != 0 else {
-                connection.release(owner)  // gone already: no manager
-                take(.none)
-                return
+            var prior = 0
+            if !(atStart && connection.ownsDisplay) {
+                var attributes = XWindowAttributes()
+                guard XGetWindowAttributes(connection.display, owner, &attributes) != 0 else {
+                    connection.release(owner)  // gone already: no manager
+                    take(.none)
+                    return
+                }
+                prior = attributes.your_event_mask
             }
-            let prior = attributes.your_event_mask
             let added = (PropertyChangeMask | StructureNotifyMask) & ~prior
             if added != 0 { XSelectInput(connection.display, owner, prior | added) }
-            // Still the owner once its events are selected: its end will be heard of.
-            let now = XGetSelectionOwner(connection.display, connection.atoms.xsettingsSelection)
-            if now == owner {
-                managerWindow = owner
-                priorManagerMask = prior
-                addedManagerMask = added
-                readSettings()
-                return
-            }
-            if added != 0 { XSelectInput(connection.display, owner, prior) }
-            connection.release(owner)
+            let asking = cx11_selection_owner_send(connection.display, connection.atoms.xsettingsSelection)
+            managerWindow = owner
+            priorManagerMask = prior
+            addedManagerMask = added
+            readSettings()
+            // Still the owner once its events were selected: its end will be heard of.
+            let now = asking.map { cx11_selection_owner_collect($0) } ?? owner
+            guard now != owner, connection.isUsable else { return }
+            if managerWindow == owner { forgetManager(destroyed: false) }
             owner = now
             guard owner != 0 else { break }
         }
