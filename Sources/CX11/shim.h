@@ -122,7 +122,14 @@ static inline int cx11_xfixes_load(struct cx11_xfixes *xfixes, const char *sonam
    loader to the cursor maker and freed, never read. */
 struct cx11_xcursor {
     void *library;
-    void *(*library_load_images)(const char *name, const char *theme, int size);
+    /* XcursorFileLoadImages: the images of the size nearest `size` from an open Xcursor file
+       (a FILE *, which X11UI opens and checks itself: see CursorFile.swift). */
+    void *(*file_load_images)(void *file, int size);
+    /* XcursorLibraryPath: the folders themes are looked for in (XCURSOR_PATH, else the
+       library's own list). */
+    const char *(*library_path)(void);
+    /* XcursorImagesSetName: the name the cursor is made with (XFixes reports it). */
+    void (*images_set_name)(void *images, const char *name);
     Cursor (*images_load_cursor)(Display *, const void *images);
     void (*images_destroy)(void *images);
     char *(*get_theme)(Display *);
@@ -133,12 +140,13 @@ struct cx11_xcursor {
    library or one of its functions is missing. */
 static inline int cx11_xcursor_load(struct cx11_xcursor *xcursor, const char *soname) {
     void **functions[] = {
-        (void **)&xcursor->library_load_images, (void **)&xcursor->images_load_cursor,
+        (void **)&xcursor->file_load_images, (void **)&xcursor->library_path,
+        (void **)&xcursor->images_set_name, (void **)&xcursor->images_load_cursor,
         (void **)&xcursor->images_destroy, (void **)&xcursor->get_theme, (void **)&xcursor->get_default_size,
     };
     const char *const names[] = {
-        "XcursorLibraryLoadImages", "XcursorImagesLoadCursor", "XcursorImagesDestroy", "XcursorGetTheme",
-        "XcursorGetDefaultSize",
+        "XcursorFileLoadImages", "XcursorLibraryPath", "XcursorImagesSetName", "XcursorImagesLoadCursor",
+        "XcursorImagesDestroy", "XcursorGetTheme", "XcursorGetDefaultSize",
     };
     xcursor->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
     return xcursor->library != NULL;

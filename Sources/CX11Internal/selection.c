@@ -55,3 +55,8 @@ Window cx11_selection_owner_collect(struct cx11_pending_owner *state) {
     free(state);
     return owner;
 }
+
+int cx11_is_own_resource(Display *display, XID resource) {
+    Display *dpy = display;
+    return (resource & ~dpy->resource_mask) == dpy->resource_base;
+}

@@ -254,6 +254,30 @@ final class FontMatchStoreTests {
         #expect(String(cString: try #require(file)) != "/nonexistent/font.ttf")
     }
 
+    /// A forged store (its checksum is public) whose answer names a FIFO as the font's file:
+    /// the font is not opened from it (a blocking open would wait for ever), the store is
+    /// dropped and fontconfig's answer opens.
+    @Test func aStoredFontThatIsAFIFOIsNotOpenedAndDropsTheStore() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let pipe = folder + "/font.ttf"
+        try #require(mkfifo(pipe, 0o600) == 0)
+        // FreeType's way (X11UI opens the file), then Xft's own (it opens the file by name).
+        for library in [FreeTypeLibrary(), nil] {
+            let (_, pattern, _) = try storeWithOneAnswer { match in
+                FcPatternDel(match, "file")
+                FcPatternAddString(match, "file", pipe)
+            }
+            defer { FcPatternDestroy(pattern) }
+            let later = try #require(FontMatchStore(folder: folder))
+            #expect(later.loadedValid)
+            let face = try #require(
+                FontFace.open(pattern: pattern, connection: connection, library: library, store: later))
+            #expect(face.font.pointee.ascent > 0)
+            #expect(later.hits == 1, "the stored answer was tried")
+            #expect(!FileManager.default.fileExists(atPath: later.path) || later.isDirty, "and the store dropped")
+        }
+    }
+
     /// Without a folder it can write (a file where the folder should be), nothing is kept and
     /// fonts still open.
     @Test func anUnwritableFolderKeepsNothing() throws {

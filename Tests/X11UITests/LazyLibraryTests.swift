@@ -18,7 +18,7 @@ import X11TestSupport
         let fribidi = try #require(LoadedLibrary("libfribidi.so.0", empty: cx11_fribidi(), load: cx11_fribidi_load))
         #expect(fribidi.functions.reorder_line != nil && fribidi.functions.get_bidi_type != nil)
         let xcursor = try #require(LoadedLibrary("libXcursor.so.1", empty: cx11_xcursor(), load: cx11_xcursor_load))
-        #expect(xcursor.functions.library_load_images != nil && xcursor.functions.images_load_cursor != nil)
+        #expect(xcursor.functions.file_load_images != nil && xcursor.functions.images_load_cursor != nil)
     }
 
     @Test func aMissingLibraryIsNilAndLeavesTheTableEmpty() {

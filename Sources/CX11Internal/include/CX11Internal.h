@@ -82,4 +82,9 @@ struct cx11_pending_owner *cx11_selection_owner_send(Display *display, Atom sele
 /// XSync); frees the state.
 Window cx11_selection_owner_collect(struct cx11_pending_owner *pending);
 
+/// Whether `resource` (a window) was made on this connection: its id is in the range the
+/// server gave this client (Xlib's resource base and mask). A selection's owner named by
+/// another client may be one of this client's own windows.
+int cx11_is_own_resource(Display *display, XID resource);
+
 #endif

@@ -265,7 +265,15 @@ final class FontFace {
                 }
             }
         }
-        // No file name (an in-memory font) or FreeType refused the stream: Xft's own way.
+        // No file name (an in-memory font) or FreeType refused the stream: Xft's own way, which
+        // opens the file by its name, blocking: only a regular file is handed to it.
+        var file: UnsafeMutablePointer<FcChar8>?
+        if FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file,
+            !FontFile.isOpenable(file.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) })
+        {
+            FcPatternDestroy(match)
+            return nil
+        }
         guard let font = XftFontOpenPattern(connection.display, match) else {
             FcPatternDestroy(match)
             return nil

@@ -33,6 +33,15 @@ internal import Glibc
 /// in a stored size would otherwise draw every later run's text at another size). Nothing here
 /// is needed for correctness: without a cache folder, or with one that cannot be written, fonts
 /// are matched as before.
+///
+/// The file is input like any other: the checksum is public, so anyone who can write the
+/// folder can forge a store. It is read only from a folder that is the user's own and not
+/// writable by others (``CacheFolder``), only when it is a regular file (not a FIFO, a device
+/// or a symbolic link: opened without blocking), of at most ``largestFileSize`` bytes (a
+/// larger one is not read at all, and is replaced at the next save), with at most
+/// ``largestAnswerCount`` answers and ``largestPathCount`` watched paths and no empty line;
+/// a font file a stored answer names is opened the same way (`FontFile`), so a FIFO named
+/// there is a font that cannot be opened: the store is dropped.
 @MainActor
 final class FontMatchStore {
     /// The process's store, in the user's cache folder; nil without one, or when
@@ -42,6 +51,8 @@ final class FontMatchStore {
     /// The store's file: `font-matches-<hash of the environment>` in `folder`.
     let path: String
     let folder: String
+    private var cacheFolder: CacheFolder { CacheFolder(path: folder) }
+    private var fileName: String { String(path.dropFirst(folder.utf8.count + 1)) }
     /// The environment the answers hold in (see the type's comment), as written in the file.
     let environment: String
     /// The answers: request key → match, both as `FontPatternText.serialize(_:)` writes them.
@@ -65,6 +76,15 @@ final class FontMatchStore {
     /// The keys asked for or answered in this run.
     private var usedKeys: Set<String> = []
     static let formatLine = "X11UI font matches 2"
+    /// The largest file read: 64 KiB for each of ``largestAnswerCount`` answers (a match with
+    /// the character set of a CJK font is about 20 KiB), and its watched paths; a larger file
+    /// is not read.
+    static let largestFileSize = 8 << 20
+    /// The most answers a file read may hold (a save keeps ``answersKept``, and those a run
+    /// used beyond them).
+    static let largestAnswerCount = 4 * answersKept
+    /// The most watched paths a file read may hold (Debian's configuration watches about 100).
+    static let largestPathCount = 4096
 
     /// The variables fontconfig reads to find its configuration and to pick a language.
     static let environmentVariables = [
@@ -76,6 +96,10 @@ final class FontMatchStore {
     /// else `~/.cache/x11ui`), read now; nil when there is no such folder to use.
     init?(folder: String? = nil) {
         guard let folder = folder ?? Self.defaultFolder() else { return nil }
+        if let refusal = CacheFolder.refusal(of: folder) {
+            Log.warning(CacheFolder.warning(folder, refusal))
+            return nil
+        }
         var environment = "\(Self.formatLine)\nfontconfig \(FcGetVersion())\n"
         for name in Self.environmentVariables {
             if let value = getenv(name) {
@@ -174,14 +198,18 @@ final class FontMatchStore {
     /// Reads the file; keeps its answers when its environment is this one and every watched
     /// path is as it was.
     private func load() {
-        guard let bytes = FileBytes.read(path, atMost: 16 << 20), let end = Self.sealedLength(of: bytes) else { return }
+        guard let bytes = FileBytes.read(path, atMost: Self.largestFileSize, followsSymlinks: false),
+            let end = Self.sealedLength(of: bytes)
+        else { return }
         let environmentBytes = Array(environment.utf8)
         guard bytes[..<end].starts(with: environmentBytes) else { return }
         let pathPrefix = Array("path ".utf8)
         let matchPrefix = Array("match ".utf8)
         var watched: [(path: String, state: String)] = []
         var answers: [String: ArraySlice<UInt8>] = [:]
-        for line in Self.lines(of: bytes, from: environmentBytes.count, to: end) where !line.isEmpty {
+        for line in Self.lines(of: bytes, from: environmentBytes.count, to: end) {
+            guard !line.isEmpty, watched.count <= Self.largestPathCount, answers.count <= Self.largestAnswerCount
+            else { return }
             let text = bytes[line]
             guard let tab = Self.find(UInt8(ascii: "\t"), in: bytes, line) else { return }
             if text.starts(with: pathPrefix) {
@@ -225,43 +253,20 @@ final class FontMatchStore {
         }
     }
 
-    /// Writes the answers when some were added: to a new file beside the store's, renamed over
-    /// it, so a program reading it meanwhile reads the old or the new one whole. Returns
-    /// whether the file holds the answers now.
+    /// Writes the answers when some were added, replacing the file whole (``CacheFolder``).
+    /// Returns whether the file holds the answers now.
     @discardableResult
     func saveIfNeeded() -> Bool {
         guard isDirty else { return true }
         isDirty = false
         takePending()
         if answers.count > Self.answersKept { answers = answers.filter { usedKeys.contains($0.key) } }
-        guard Self.makeFolders(folder) else { return false }
         var text = environment
         for entry in watched { text += "path \(entry.state)\t\(FontPatternText.escape(entry.path))\n" }
         for (key, value) in answers.sorted(by: { $0.key < $1.key }) {
             text += "match \(key)\t\(String(decoding: value, as: UTF8.self))\n"
         }
-        var bytes = Self.sealed(Array(text.utf8))
-        let temporary = "\(path).\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return false }
-        var written = true
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else {
-                    written = false
-                    return
-                }
-                offset += count
-            }
-        }
-        close(descriptor)
-        guard written, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
+        guard cacheFolder.write(Self.sealed(Array(text.utf8)), as: fileName) else { return false }
         removeOldFiles()
         return true
     }
@@ -269,30 +274,10 @@ final class FontMatchStore {
     /// Keeps the `filesKept` newest store files of the folder (other environments' stores: a
     /// program run with a configuration of its own, a test's).
     private func removeOldFiles() {
-        guard let directory = opendir(folder) else { return }
-        var stores: [(name: String, changed: Int)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasPrefix("font-matches-"), !name.hasSuffix(".tmp") else { continue }
-            var status = stat()
-            guard stat(folder + "/" + name, &status) == 0 else { continue }
-            stores.append((name, status.st_mtim.tv_sec))
-        }
-        closedir(directory)
+        let stores = cacheFolder.files(named: "font-matches-")
         guard stores.count > Self.filesKept else { return }
         for old in stores.sorted(by: { $0.changed > $1.changed }).dropFirst(Self.filesKept) {
-            unlink(folder + "/" + old.name)
+            cacheFolder.remove(old.name)
         }
-    }
-
-    /// Creates `folder` and the folders above it that are missing, readable by the user alone.
-    private static func makeFolders(_ folder: String) -> Bool {
-        var status = stat()
-        if stat(folder, &status) == 0 { return (status.st_mode & S_IFMT) == S_IFDIR }
-        guard let slash = folder.lastIndex(of: "/"), slash > folder.startIndex else { return false }
-        guard makeFolders(String(folder[..<slash])) else { return false }
-        return mkdir(folder, 0o700) == 0 || errno == EEXIST
     }
 }

@@ -77,22 +77,37 @@ final class FreeTypeLibrary {
 /// A font file open for reading, by the faces read from it and by the fonts that may open a
 /// face of it again (`FontFace.releaseFace()`): a face opened again reads the file that was
 /// read first, even after a package upgrade replaced or removed it.
+///
+/// The path may come from the font store, a file in the user's folders that anyone who can
+/// write there can forge: it opens only a regular file of at most ``largestSize`` bytes,
+/// without blocking (see `FileBytes.openRegular`), so a FIFO or a device named as a font is
+/// refused at once.
 final class FontFile {
     let path: String
     let descriptor: Int32
     let size: Int
 
+    /// The largest font file opened: 1 GiB (Noto Sans CJK's collection, among the largest, is
+    /// 20 MB).
+    static let largestSize = 1 << 30
+
     init?(path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        let size = lseek(descriptor, 0, SEEK_END)
+        guard let (descriptor, size) = FileBytes.openRegular(path, atMost: Self.largestSize) else { return nil }
         guard size > 0 else {
             close(descriptor)
             return nil
         }
         self.path = path
         self.descriptor = descriptor
-        self.size = Int(size)
+        self.size = size
+    }
+
+    /// Whether the file at `path` is one `init(path:)` would open (a regular file of a sane
+    /// size), checked the same way: before a path is handed to a library that opens it itself.
+    static func isOpenable(_ path: String) -> Bool {
+        guard let (descriptor, size) = FileBytes.openRegular(path, atMost: largestSize) else { return false }
+        close(descriptor)
+        return size > 0
     }
 
     deinit { close(descriptor) }

@@ -22,7 +22,7 @@ extension Application {
     func cursorTheme(library: LoadedLibrary<cx11_xcursor>?) -> CursorTheme {
         let settings = desktopSettings
         if let name = settings.cursorThemeName, !name.isEmpty, CursorTheme.usableName(name) == nil {
-            Log.warning("the cursor theme \"\(name)\" is not a theme's name; using the default theme")
+            Log.warning("the cursor theme \(Log.quoted(name)) is not a theme's name; using the default theme")
         }
         let defaults = CursorStore.libraryDefaults(of: connection, library: library)
         return CursorTheme.choose(

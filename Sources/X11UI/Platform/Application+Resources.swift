@@ -27,7 +27,7 @@ struct ResourceReader {
     }
 
     func warn(_ attribute: String, _ text: String, _ expected: String) {
-        Log.warning("ignoring X resource \(componentClass).\(attribute): \"\(text)\" is not \(expected)")
+        Log.warning("ignoring X resource \(componentClass).\(attribute): \(Log.quoted(text)) is not \(expected)")
     }
 
     /// A number within `range`.

@@ -1,4 +1,5 @@
 internal import CX11
+internal import Glibc
 
 /// The X cursors an application made, one per ``Cursor`` it used, from one theme at one size:
 /// made the first time a window needs them, freed when the theme changes or the display
@@ -55,15 +56,21 @@ final class CursorStore {
         return id
     }
 
-    /// The theme's image of the first of the cursor's names it has, as a cursor.
+    /// The theme's image of the first of the cursor's names it has, as a cursor. The file is
+    /// found, opened and checked by X11UI (``CursorThemeSearch``, ``CursorFile``); libXcursor
+    /// reads the checked copy from memory.
     private func themed(_ cursor: Cursor) -> UInt? {
         guard let functions = library?.functions else { return nil }
+        let search = CursorThemeSearch(path: functions.library_path().map { String(cString: $0) } ?? "")
         for name in cursor.names {
-            let images = name.withCString { cName in
-                theme.name.map { $0.withCString { functions.library_load_images(cName, $0, Int32(theme.size)) } }
-                    ?? functions.library_load_images(cName, nil, Int32(theme.size))
+            guard var bytes = search.images(of: name, theme: theme.name, size: theme.size) else { continue }
+            let images = bytes.withUnsafeMutableBytes { buffer -> UnsafeMutableRawPointer? in
+                guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else { return nil }
+                defer { fclose(file) }
+                return functions.file_load_images(file, Int32(theme.size))
             }
             guard let images else { continue }
+            name.withCString { functions.images_set_name(images, $0) }
             let id = functions.images_load_cursor(connection.display, images)
             functions.images_destroy(images)
             if id != 0 { return id }

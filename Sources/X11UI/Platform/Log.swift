@@ -1,4 +1,5 @@
 internal import Glibc
+internal import Synchronization
 
 /// How much X11UI reports on standard error.
 ///
@@ -34,13 +35,94 @@ enum Log {
         }
     }()
 
-    static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
-    static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+    static func debug(_ message: @autoclosure () -> String) {
+        guard LogLevel.debug >= level, level != .silent else { return }
+        write(line(message()))
+    }
 
-    private static func write(_ lineLevel: LogLevel, _ message: @autoclosure () -> String) {
-        guard lineLevel >= level, level != .silent else { return }
-        var line = Array(("X11UI: " + message().escapingControlCharacters + "\n").utf8)
-        _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    /// Writes a warning, once: the same line again later in the run is not written (see
+    /// ``WarningLedger``), so that a peer repeating a bad value cannot flood standard error.
+    static func warning(_ message: @autoclosure () -> String) {
+        guard LogLevel.warning >= level, level != .silent else { return }
+        let text = line(message())
+        switch ledger.withLock({ $0.admit(text) }) {
+        case .write: write(text)
+        case .writeThenStop:
+            write(text)
+            write("more than \(WarningLedger.capacity) different warnings: the rest are not written")
+        case .heldBack: break
+        }
+    }
+
+    /// The warnings written so far in this run (a display may be opened on any thread).
+    static let ledger = Mutex(WarningLedger())
+
+    /// The longest line written, in characters; a longer message is cut (a value quoted in it
+    /// is cut far shorter already: ``quoted(_:)``).
+    static let longestLine = 400
+
+    /// A message as one line: control characters escaped, at most ``longestLine`` characters.
+    private static func line(_ message: String) -> String {
+        let text = message.escapingControlCharacters
+        return text.count > longestLine ? text.prefix(longestLine) + "…" : text
+    }
+
+    private static func write(_ text: String) {
+        var bytes = Array(("X11UI: " + text + "\n").utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// The longest part of a value a warning quotes, in characters.
+    static let quotedLength = 80
+
+    /// A value from another process or a file as a warning quotes it: in quotes, its first
+    /// ``quotedLength`` characters, then "…" when there are more.
+    static func quoted(_ value: some StringProtocol) -> String {
+        "\"" + (value.count > quotedLength ? value.prefix(quotedLength) + "…" : String(value)) + "\""
+    }
+}
+
+/// The warnings a run has written, so that each is written once: a program fed the same bad
+/// value a thousand times (a settings manager alternating a bad table and a good one) writes one
+/// line, not a thousand.
+///
+/// It keeps a 64-bit hash of each line written, at most ``capacity`` of them (8 bytes each);
+/// past that, a new warning is not written at all (one line says so), so that neither the
+/// memory kept nor standard error grows without bound, whatever another process sends.
+struct WarningLedger {
+    /// The different warnings written at most in a run.
+    static let capacity = 256
+
+    /// What to do with a warning.
+    enum Verdict: Equatable {
+        /// Write it: not written before.
+        case write
+        /// Write it, and say that no more will be: it is the last one there is room for.
+        case writeThenStop
+        /// Do not write it: written before, or past the capacity.
+        case heldBack
+    }
+
+    private var seen: Set<UInt64> = []
+    /// Warnings not written since the ledger filled, or because they were written before.
+    private(set) var heldBack = 0
+
+    /// Whether `line` is to be written; records it.
+    mutating func admit(_ line: String) -> Verdict {
+        let hash = Self.hash(line)
+        guard seen.count < Self.capacity, !seen.contains(hash) else {
+            heldBack += 1
+            return .heldBack
+        }
+        seen.insert(hash)
+        return seen.count == Self.capacity ? .writeThenStop : .write
+    }
+
+    /// FNV-1a over the UTF-8 bytes: the same in every run (Swift's `Hasher` is seeded).
+    private static func hash(_ line: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in line.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
     }
 }
 

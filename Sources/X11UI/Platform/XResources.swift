@@ -18,9 +18,18 @@ public struct XResources: Sendable {
     /// component (by name, class or `?`), so a lookup reads only those entries.
     private var byLastComponent: [Substring: [Int]] = [:]
 
-    /// The most text parsed: the first megabyte (far more than any desktop's resources);
-    /// the rest is ignored, with a warning.
-    public static let maximumSize = 1 << 20
+    /// The most text parsed: the first 256 KiB (a desktop's resources are a few kilobytes, a
+    /// large hand-written `.Xresources` some tens); the rest is ignored, with a warning.
+    public static let maximumSize = 256 << 10
+
+    /// The most entries kept: the first 1024 that can match (the attributes a program asks
+    /// for are a few dozen); the rest are ignored, with a warning, and cost no parsing.
+    public static let maximumEntries = 1024
+
+    /// The warning past ``maximumEntries``.
+    private static var tooManyEntries: String {
+        "X resources beyond the first \(maximumEntries) entries X11UI reads are ignored"
+    }
 
     /// Parses resource text; lines that are not `key: value` are skipped.
     ///
@@ -35,28 +44,42 @@ public struct XResources: Sendable {
         if text.utf8.count > Self.maximumSize {
             Log.warning("X resources beyond the first \(Self.maximumSize / 1024) KiB are ignored")
         }
-        Self.forEachLine(in: Self.capped(text)) { full in
-            if let attributes, !Self.lastComponent(of: full, isIn: attributes) { return }
-            if let entry = Self.parse(line: String(full)) {
+        var full = false
+        Self.forEachLine(in: Self.capped(text)) { line in
+            guard !full else { return }
+            if let attributes, !Self.lastComponent(of: line, isIn: attributes) { return }
+            if let entry = Self.parse(line: String(line)) {
+                guard entries.count < Self.maximumEntries else {
+                    Log.warning(Self.tooManyEntries)
+                    full = true
+                    return
+                }
                 byLastComponent[entry.components[entry.components.count - 1].name, default: []].append(entries.count)
                 entries.append(entry)
             }
         }
     }
 
-    /// The lines of resource text (continuations joined, within `maximumSize`) that a query
-    /// whose first level is one of `programs` can match: those whose first component is one
+    /// The lines of resource text (continuations joined, within `maximumSize`, the first
+    /// `maximumEntries` of them) that a query whose first level is one of `programs` can match: those whose first component is one
     /// of them or `?`, and those that start with a loose binding (`*`).
     ///
     /// - Complexity: O(n) in the text's length.
     static func lines(in text: String, forPrograms programs: Set<String>) -> String {
         var kept = ""
+        var count = 0
         forEachLine(in: capped(text)) { full in
+            guard count <= maximumEntries else { return }
             let key = full.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
             let first = key.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: ":") }
             if key.first == UInt8(ascii: "*") || first.elementsEqual("?".utf8)
                 || programs.contains(String(decoding: first, as: UTF8.self))
             {
+                count += 1
+                guard count <= maximumEntries else {
+                    Log.warning(tooManyEntries)
+                    return
+                }
                 kept += full
                 kept += "\n"
             }

@@ -115,11 +115,11 @@ extension XSettings {
         return nil
     }
 
-    /// A value as a warning shows it: strings quoted and cut at 64 characters.
+    /// A value as a warning shows it: strings quoted and cut short (``Log/quoted(_:)``).
     static func shown(_ value: Value) -> String {
         switch value {
         case .integer(let number): return "\(number)"
-        case .string(let text): return "\"\(text.count > 64 ? text.prefix(64) + "…" : text)\""
+        case .string(let text): return Log.quoted(text)
         case .color(let red, let green, let blue, let alpha): return "the colour (\(red), \(green), \(blue), \(alpha))"
         }
     }

@@ -11,7 +11,8 @@ internal import CX11Internal
 /// - selects StructureNotify on the root window before anything else, so that a manager
 ///   started later is heard of: it announces itself with a `MANAGER` client message there;
 /// - asks for the selection's owner, selects PropertyChange and StructureNotify on the owner's
-///   window, and reads the property (a round trip, only when a manager runs);
+///   window, and reads the property, asking in the same round trip that the window still
+///   owns the selection (a round trip, only when a manager runs);
 /// - reads the property again on each PropertyNotify of it; asks for the owner again on the
 ///   owner's DestroyNotify (the manager stopped: with no new one, the settings go back to
 ///   X11UI's defaults) and on a `MANAGER` message (a new manager took over).
@@ -23,6 +24,14 @@ internal import CX11Internal
 /// line and the settings read before stay; a value out of range is one warning and its
 /// setting takes X11UI's default. The same bad property or value written again is not
 /// reported again.
+///
+/// Any client may name any window as the selection's owner. The reader follows only a window
+/// of another client: never a root window, nor one of this connection's own (an owner named
+/// so is one warning, and the reader waits for the next `MANAGER` message). On the owner's
+/// window it adds its two event bits to the mask this connection had there (its own, or a
+/// host program's on the host's display; a connection's mask is its own, so another client's
+/// is never touched), takes as its own only the events those added bits bring, and when it
+/// stops watching removes exactly the bits it added.
 ///
 /// At start the owner is asked for without a round trip of its own: the request is queued
 /// before Xft's first round trip, which brings its answer (see `askForManager`).
@@ -37,9 +46,14 @@ final class XSettingsReader {
     /// The event mask a host program had selected on the root window of its display (nil on
     /// X11UI's own display), given back by `stop()`.
     private let hostRootMask: Int?
-    /// The event mask a host program had selected on the manager's window (one that follows
-    /// the manager itself), given back when X11UI stops watching it; nil on X11UI's display.
-    private var hostManagerMask: Int?
+    /// The event mask this connection had selected on the manager's window before the reader
+    /// watched it (a host program following the manager itself, on the host's display; X11UI
+    /// itself, when the window is one it follows for another reason): those events are not
+    /// the reader's alone.
+    private var priorManagerMask = 0
+    /// The event bits the reader added on the manager's window, removed when it stops
+    /// watching it.
+    private var addedManagerMask = 0
     /// What was last reported, so that the same is not reported twice.
     private var reportedMalformed: XSettings.Malformed?
     private var reportedRejections: [XSettings.Rejection] = []
@@ -84,7 +98,7 @@ final class XSettingsReader {
         } else if connection.isUsable {
             owner = XGetSelectionOwner(connection.display, connection.atoms.xsettingsSelection)
         }
-        if owner != 0, connection.isUsable { watch(owner) }
+        if owner != 0, connection.isUsable { watch(owner, atStart: true) }
     }
 
     /// Handles an event on the root window or the manager's; returns whether it was the
@@ -97,13 +111,19 @@ final class XSettingsReader {
             findManager(previousDestroyed: false)
             return true
         case .destroy(let window) where window == managerWindow && window != 0:
+            let added = addedManagerMask
             findManager(previousDestroyed: true)
-            return true
+            return added & StructureNotifyMask != 0
         case .propertyChange(let window, let atom) where window == managerWindow && window != 0:
             if atom == atoms.xsettingsSettings { readSettings() }
-            return true
+            return addedManagerMask & PropertyChangeMask != 0
         default:
-            return managerWindow != 0 && event.window == managerWindow
+            // The manager window's other structure events come with the reader's bit.
+            guard managerWindow != 0, event.window == managerWindow else { return false }
+            switch event {
+            case .configure, .map, .unmap, .reparent: return addedManagerMask & StructureNotifyMask != 0
+            default: return false
+            }
         }
     }
 
@@ -112,7 +132,7 @@ final class XSettingsReader {
     /// reader's selection brings are X11UI's (false on X11UI's own display: there is no host).
     func hostSelects(_ window: UInt) -> Bool {
         if window == connection.root { return (hostRootMask ?? 0) & StructureNotifyMask != 0 }
-        return window == managerWindow && (hostManagerMask ?? 0) & (PropertyChangeMask | StructureNotifyMask) != 0
+        return window == managerWindow && priorManagerMask & (PropertyChangeMask | StructureNotifyMask) != 0
     }
 
     /// Stops following the manager (the application closes). On a host's display the root
@@ -142,38 +162,82 @@ final class XSettingsReader {
         }
     }
 
-    /// Selects the manager window's events and reads its settings.
-    func watch(_ owner: UInt) {
-        // On a host's display, errors about the window come to X11UI (not the host's handler).
-        connection.adopt(owner)
-        var mask = PropertyChangeMask | StructureNotifyMask
-        if !connection.ownsDisplay {
-            // One round trip, on a host's display with a manager only: a host that follows the
-            // manager itself keeps its selection (the window gone: the read below says so).
-            var attributes = XWindowAttributes()
-            hostManagerMask =
-                XGetWindowAttributes(connection.display, owner, &attributes) != 0
-                ? attributes.your_event_mask : 0
-            mask |= hostManagerMask ?? 0
+    /// Why `owner` cannot be a settings manager's window: a root window, or one of this
+    /// connection's own (another client named it); nil for another client's window.
+    private func refusal(of owner: UInt) -> String? {
+        let display = connection.display
+        if owner == connection.root
+            || (0..<XScreenCount(display)).contains(where: { XRootWindow(display, $0) == owner })
+        {
+            return "a root window"
         }
-        XSelectInput(connection.display, owner, mask)
-        managerWindow = owner
-        readSettings()
+        if cx11_is_own_resource(display, owner) != 0 { return "one of this program's windows" }
+        return nil
+    }
+
+    /// Follows `owner`, the selection's owner as the server named it, when it is another
+    /// client's window: selects its events (adding to this connection's mask there), reads its
+    /// settings, and makes sure it still owned the selection once its events were selected (the
+    /// question rides on the property's read: no round trip of its own). An owner that is not a
+    /// manager's window leaves the settings at X11UI's defaults until the next manager.
+    ///
+    /// This connection's mask on the window is asked for (two round trips) except at start on
+    /// X11UI's own display, where it has selected nothing on another client's window yet.
+    func watch(_ owner: UInt, atStart: Bool = false) {
+        var owner = owner
+        // The owner may change while it is checked: a few tries, then the next MANAGER message.
+        for _ in 0..<3 {
+            if let refusal = refusal(of: owner) {
+                Log.warning("the XSETTINGS selection is owned by \(refusal), not a settings manager's: not followed")
+                take(.none)
+                return
+            }
+            // On a host's display, errors about the window come to X11UI (not the host's handler).
+            connection.adopt(owner)
+            var prior = 0
+            if !(atStart && connection.ownsDisplay) {
+                var attributes = XWindowAttributes()
+                guard XGetWindowAttributes(connection.display, owner, &attributes) != 0 else {
+                    connection.release(owner)  // gone already: no manager
+                    take(.none)
+                    return
+                }
+                prior = attributes.your_event_mask
+            }
+            let added = (PropertyChangeMask | StructureNotifyMask) & ~prior
+            if added != 0 { XSelectInput(connection.display, owner, prior | added) }
+            let asking = cx11_selection_owner_send(connection.display, connection.atoms.xsettingsSelection)
+            managerWindow = owner
+            priorManagerMask = prior
+            addedManagerMask = added
+            readSettings()
+            // Still the owner once its events were selected: its end will be heard of.
+            let now = asking.map { cx11_selection_owner_collect($0) } ?? owner
+            guard now != owner, connection.isUsable else { return }
+            if managerWindow == owner { forgetManager(destroyed: false) }
+            owner = now
+            guard owner != 0 else { break }
+        }
+        take(.none)
     }
 
     /// Stops watching the manager's window. A window known to be destroyed gets no request; a
-    /// live one (a new manager took over) has its events deselected, and stays adopted on a
-    /// host's display, so that the error of a deselection that races its destruction is
-    /// X11UI's.
+    /// live one (a new manager took over) loses the event bits the reader added and no other
+    /// (its mask is read again: what was selected since stays), and stays adopted on a host's
+    /// display, so that the error of a deselection that races its destruction is X11UI's.
     private func forgetManager(destroyed: Bool) {
         guard managerWindow != 0 else { return }
         if destroyed {
             connection.release(managerWindow)
-        } else if connection.isUsable {
-            XSelectInput(connection.display, managerWindow, hostManagerMask ?? 0)
+        } else if connection.isUsable, addedManagerMask != 0 {
+            var attributes = XWindowAttributes()
+            if XGetWindowAttributes(connection.display, managerWindow, &attributes) != 0 {
+                XSelectInput(connection.display, managerWindow, attributes.your_event_mask & ~addedManagerMask)
+            }
         }
         managerWindow = 0
-        hostManagerMask = nil
+        priorManagerMask = 0
+        addedManagerMask = 0
     }
 
     /// Reads the property (a round trip) and takes what it says.
