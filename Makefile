@@ -81,8 +81,8 @@ release-link-test: deps-test
 	$(SWIFT_BUILD) --build-tests
 	X11UI_EXPECT_ASAN=0 scripts/run-tests.sh $(SWIFT) test --skip-build --filter '$(RELEASE_LINK_TESTS)'
 
-# Formatting, then the layer rules: only Platform/ and Drawing/ import CX11, and no library
-# file is over 400 lines (scripts/check-layers.sh).
+# Formatting, then the layer rules: only the folders at the X edge import CX11, X11UICore has
+# no dependency, and no library file is over 400 lines (scripts/check-layers.sh).
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests
 	scripts/check-layers.sh
