@@ -90,6 +90,17 @@ extension ToolTipStateMachine {
         case answer(Answer)
         /// The shown tooltip is on the screen in this frame (root coordinates).
         case placed(Rect)
+        /// A finger touched the screen over `target`, at this point (root coordinates).
+        case touchBegin(Target, at: Point)
+        /// The finger moved to this point (root coordinates).
+        case touchMove(Point)
+        /// The finger lifted.
+        case touchEnd
+        /// The touch was taken away (another client grabbed it, the device went).
+        case touchCancel
+        /// Pointer motion emulated from a touch: the pointer is over `target` now, but starts
+        /// no hover tooltip and keeps one shown by a long press.
+        case touchPointer(Target, at: Point?)
     }
 
     package enum Effect: Hashable, Sendable {
@@ -136,6 +147,9 @@ extension ToolTipStateMachine {
         package var leaving: Leaving?
         /// For a tooltip that follows the pointer: where it was put and when.
         package var follow: Follow?
+        /// A hover tooltip shown by a long press: it stays until a touch elsewhere, and is
+        /// placed at its source, clear of the finger.
+        package var byTouch = false
     }
 
     /// A tooltip that follows the pointer: the pointer it was last put at, when, and the
@@ -161,6 +175,8 @@ extension ToolTipStateMachine {
         /// This question is that one more time (requests made while answering it are dropped,
         /// so a delegate that always asks for an update cannot loop).
         package var isRetry = false
+        /// It asks for a hover tooltip shown by a long press.
+        package var byTouch = false
     }
 
     package enum Phase: Hashable, Sendable {

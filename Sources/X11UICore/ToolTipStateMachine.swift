@@ -11,16 +11,18 @@
 package struct ToolTipStateMachine: Hashable {
     // MARK: - State (the types are in ToolTipStateMachine+Types.swift)
 
-    package private(set) var phase: Phase = .idle
+    package internal(set) var phase: Phase = .idle
     /// A tooltip waiting for its delay.
-    package private(set) var pending: Pending?
+    package internal(set) var pending: Pending?
     /// What the pointer was last over.
-    package private(set) var pointer: Target = .nothing
+    package internal(set) var pointer: Target = .nothing
     /// Where it was last seen (root coordinates).
-    package private(set) var pointerLocation: Point?
+    package internal(set) var pointerLocation: Point?
     /// When a tooltip last hid, for browse mode.
     package private(set) var lastHidden: MonotonicInstant?
-    package private(set) var suppressed: Suppression?
+    package internal(set) var suppressed: Suppression?
+    /// The finger on the screen, when a touch is down (ToolTipStateMachine+Touch.swift).
+    package internal(set) var touch: Touch?
     /// Where the current button press went down.
     package private(set) var pressTarget: Target?
     /// The timer deadline last asked for.
@@ -69,6 +71,13 @@ package struct ToolTipStateMachine: Hashable {
                 return effects
             case .placed:
                 return effects
+            case .touchMove(let location):
+                // A finger resting on its source while the delegate answers keeps the question.
+                touchMoved(to: location)
+                return effects
+            case .touchPointer(let target, let location):
+                touchPointerMoved(to: target, at: location)
+                return effects
             default:
                 // Anything else withdraws the question: its answer, when it comes, is stale.
                 phase = q.current.map { .showing($0) } ?? .idle
@@ -116,6 +125,10 @@ package struct ToolTipStateMachine: Hashable {
             }
         case .answer:
             break  // a withdrawn question
+        case .touchBegin(let target, let location): touchBegan(on: target, at: location, now: now, &effects)
+        case .touchMove(let location): touchMoved(to: location)
+        case .touchEnd, .touchCancel: touchEnded()
+        case .touchPointer(let target, let location): touchPointerMoved(to: target, at: location)
         }
         syncTimer(now: now, &effects)
         return effects
@@ -156,6 +169,7 @@ package struct ToolTipStateMachine: Hashable {
             if source.follows, source.anchor == .pointer {
                 new.follow = Follow(placedAt: pointerLocation, lastMove: now)
             }
+            new.byTouch = q.byTouch
             showing = new
             effects.append(.show(source))
         }
@@ -181,7 +195,7 @@ package struct ToolTipStateMachine: Hashable {
         return source.timings.initialDelay
     }
 
-    private mutating func hide(now: MonotonicInstant, _ effects: inout [Effect]) {
+    mutating func hide(now: MonotonicInstant, _ effects: inout [Effect]) {
         guard showing != nil else { return }
         phase = .idle
         lastHidden = now
@@ -201,7 +215,7 @@ package struct ToolTipStateMachine: Hashable {
             let inside = target.source?.isSamePlace(as: s.source) ?? false
             if !inside || s.liftsOnMotion { suppressed = nil }
         }
-        if case .showing(var current) = phase, current.source.anchor == .pointer {
+        if case .showing(var current) = phase, current.source.anchor == .pointer, !current.byTouch {
             switch target {
             case .toolTip:
                 current.leaving = nil
@@ -275,6 +289,8 @@ package struct ToolTipStateMachine: Hashable {
 
     private mutating func buttonPressed(on target: Target, now: MonotonicInstant, _ effects: inout [Effect]) {
         pressTarget = target
+        // While a finger is down, a press is the one emulated from it: the touch decided.
+        if touch != nil { return }
         if let current = shown {
             let onOwnSource = target.source?.isSamePlace(as: current) ?? false
             switch current.anchor {
@@ -350,6 +366,7 @@ package struct ToolTipStateMachine: Hashable {
         if let p = pending, p.deadline <= now {
             ask(p.source, &effects)
         }
+        touchTimerFired(now: now, &effects)
     }
 
     /// Asks for a timer at the earliest deadline that matters, when it changed.
@@ -357,6 +374,7 @@ package struct ToolTipStateMachine: Hashable {
         var deadline: MonotonicInstant? = pending?.deadline
         if let grace = graceDeadline { deadline = min(deadline ?? grace, grace) }
         if let move = followDeadline { deadline = min(deadline ?? move, move) }
+        if let hold = touch?.holdDeadline { deadline = min(deadline ?? hold, hold) }
         if let showing, let autoHide = showing.source.timings.autoHide {
             let expiry = showing.since + autoHide
             deadline = min(deadline ?? expiry, expiry)
