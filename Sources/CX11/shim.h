@@ -101,6 +101,7 @@ struct cx11_xfixes {
     Status (*query_version)(Display *, int *, int *);
     void (*select_selection_input)(Display *, Window, Atom, unsigned long);
     XFixesCursorImage *(*get_cursor_image)(Display *);
+    void (*select_cursor_input)(Display *, Window, unsigned long);
 };
 
 /* Opens libXfixes (`soname`: libXfixes.so.3); returns 0 (and leaves nothing open) when the
@@ -108,10 +109,11 @@ struct cx11_xfixes {
 static inline int cx11_xfixes_load(struct cx11_xfixes *xfixes, const char *soname) {
     void **functions[] = {
         (void **)&xfixes->query_extension, (void **)&xfixes->query_version, (void **)&xfixes->select_selection_input,
-        (void **)&xfixes->get_cursor_image,
+        (void **)&xfixes->get_cursor_image, (void **)&xfixes->select_cursor_input,
     };
     const char *const names[] = {
         "XFixesQueryExtension", "XFixesQueryVersion", "XFixesSelectSelectionInput", "XFixesGetCursorImage",
+        "XFixesSelectCursorInput",
     };
     xfixes->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
     return xfixes->library != NULL;

@@ -83,6 +83,8 @@ public final class Application {
     var lastFrameExtents = FrameExtents.none
     /// Whether the compositor fades tooltips itself, once asked (Application+Compositor.swift).
     var compositorFadesKnown: Bool?
+    /// The ink of the cursor the server shows, read once after each change of it.
+    var shownCursor = ShownCursor()
 
     /// Opens a connection to the X server.
     ///
@@ -293,6 +295,9 @@ public final class Application {
             return false
         case .selectionOwnerChange(let selection, let owner):
             if selection == connection.atoms.compositorSelection { screen.compositorChanged(owner: owner) }
+            return false
+        case .shownCursorChange:
+            shownCursor.changed()
             return false
         default:
             if deferredStartupPending, case .expose = event { sawExpose = true }

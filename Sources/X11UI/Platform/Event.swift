@@ -221,6 +221,8 @@ enum Event: Sendable {
     case screenChange
     /// The owner of a selection changed (XFixes); X11UI watches the compositor's.
     case selectionOwnerChange(selection: UInt, owner: UInt)
+    /// The cursor the server shows changed (XFixes), once X11UI asked to hear of it.
+    case shownCursorChange
     /// An event X11UI does not use, by its type.
     case other(type: Int32, window: UInt)
 
@@ -236,7 +238,7 @@ enum Event: Sendable {
         case .keyPress(let k), .keyRelease(let k): return k.window
         case .focusIn(let f), .focusOut(let f): return f.window
         case .selectionRequest(let r): return r.owner
-        case .screenChange, .selectionOwnerChange: return 0
+        case .screenChange, .selectionOwnerChange, .shownCursorChange: return 0
         }
     }
 }

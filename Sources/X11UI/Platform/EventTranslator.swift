@@ -95,6 +95,9 @@ struct EventTranslator {
             _ = ExtensionLibraries.randr?.functions.update_configuration(&event)
             return .screenChange
         }
+        if let base = extensions.xfixesEventBase, event.type == base + XFixesCursorNotify {
+            return .shownCursorChange
+        }
         if let base = extensions.xfixesEventBase, event.type == base + XFixesSelectionNotify {
             return withUnsafePointer(to: &event) {
                 $0.withMemoryRebound(to: XFixesSelectionNotifyEvent.self, capacity: 1) {
