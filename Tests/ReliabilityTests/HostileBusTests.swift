@@ -53,8 +53,11 @@ struct HostileBusTests {
             server = try XvfbServer(width: 1280, height: 800)
             probe = try ServerProbe(display: server.display)
             prepare(probe)
+            // In-process tests set NO_AT_BRIDGE=1 in this process's environment; the demo here
+            // must look for the accessibility bus whatever ran before.
             program = try ProgramProcess(
-                "tooltip-demo", arguments: ["--scene", "sample"], display: server.display, environment: environment)
+                "tooltip-demo", arguments: ["--scene", "sample"], display: server.display,
+                environment: ["NO_AT_BRIDGE": ""].merging(environment) { $1 })
             let probe = probe
             let program = program
             let mapped = { !program.windows.isEmpty && program.windows.allSatisfy { probe.info($0)?.isMapped == true } }

@@ -595,16 +595,27 @@ private let focusCases: [(Int32, Int32, Bool)] = [
         #expect(event.window == 0)
     }
 
-    @Test func otherXFixesEventsAreOther() {
+    @Test func aChangeOfTheShownCursorIsTranslated() {
         var e = XEvent()
         e.type = 87 + XFixesCursorNotify
+        e.xany.window = root
+        let event = translate(e, xfixesEventBase: 87)
+        guard case .shownCursorChange = event else {
+            Issue.record("expected shownCursorChange, got \(event)")
+            return
+        }
+    }
+
+    @Test func otherXFixesEventsAreOther() {
+        var e = XEvent()
+        e.type = 87 + XFixesNumberEvents
         e.xany.window = root
         let event = translate(e, xfixesEventBase: 87)
         guard case .other(let type, let w) = event else {
             Issue.record("expected other, got \(event)")
             return
         }
-        #expect(type == 88)
+        #expect(type == 87 + XFixesNumberEvents)
         #expect(w == root)
     }
 
