@@ -62,7 +62,6 @@ final class WidgetTests {
         display.show(window)
         probe.movePointer(to: 5, 5)  // keys go to the window under the pointer
         display.run(for: .milliseconds(20))
-        // The window opened with One focused (its initial focus, no ring); Tab rings it.
         probe.key(0xff09)  // Tab
         #expect(display.run(until: { window.focusedView === first && window.isFocusVisible }))
         display.run(for: .milliseconds(30))
