@@ -49,14 +49,17 @@ def parse(lines):
 
 
 def table(compare, names):
-    rows = ["| figure | " + " | ".join(title for _, title in SUBJECTS) + " | X11UI / floor |",
-            "|---|" + "---|" * (len(SUBJECTS) + 1)]
+    # The subjects this run measured (GTK 3 only under `make bench-gtk`).
+    subjects = [(key, title) for key, title in SUBJECTS
+                if any(key in compare[name] for name in names if name in compare)]
+    rows = ["| figure | " + " | ".join(title for _, title in subjects) + " | X11UI / floor |",
+            "|---|" + "---|" * (len(subjects) + 1)]
     for name in names:
         row = compare.get(name)
         if not row:
             continue
         cells = []
-        for subject, _ in SUBJECTS:
+        for subject, _ in subjects:
             value = row.get(subject)
             cells.append(f"{value[0]} {value[1]}" if value else "")
         ours = row.get("x11ui_sample")
@@ -82,8 +85,7 @@ def main():
         commit += " with uncommitted changes to Sources"
     date = header.get("date", datetime.datetime.now(datetime.timezone.utc).isoformat())
     machine = header.get("machine", "unknown machine")
-    about = (f"`make bench` run of {date}, commit {commit}; {machine}; Xvfb 1280×800, no window "
-             "manager; the installed build, medians.")
+    about = f"`make bench` run of {date}, commit {commit}; {machine}; the installed build, medians."
 
     readme_block = "\n".join([
         about, "",
