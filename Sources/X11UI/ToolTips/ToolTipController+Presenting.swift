@@ -165,14 +165,10 @@ extension ToolTipController {
             owner: window.windowID, keepsEdge: keepsEdge, shortcut: view.keyboardShortcut?.description)
     }
 
-    /// The cursor the user sees at `pointer` (none for a tooltip without one): read back from
-    /// the server once for a prepare and the show that follows it.
+    /// The cursor the user sees at `pointer` (none for a tooltip without one): the
+    /// application reads it back once after each change of the cursor, so a prepare and the
+    /// show that follows it, or the next show under the same cursor, cost no round trip.
     func shownCursor(at pointer: Point?) -> CursorInk {
-        guard pointer != nil else { return .standard }
-        let now = scheduler.now
-        if let read = cursorRead, now - read.at < .milliseconds(250), read.at <= now { return read.ink }
-        let ink = application.shownCursorInk()
-        cursorRead = (ink, now)
-        return ink
+        pointer == nil ? .standard : application.shownCursorInk()
     }
 }

@@ -41,9 +41,6 @@ public final class ToolTipController {
     var answered: Answered?
     /// The shown tooltip.
     var shown: Shown?
-    /// The cursor last read back from the server and when: a show just after its prepare
-    /// reads it once.
-    var cursorRead: (ink: CursorInk, at: MonotonicInstant)?
     /// Set when the shown tooltip must be laid out again whatever its delegate answers.
     var relayoutPending = false
     /// Set once the application closes: nothing shows any more.
