@@ -85,7 +85,8 @@ struct DesktopPortalLifeTests {
         // Known to fail now and then in the whole suite (never alone, nor on Debian 13): the
         // started portal then logs no call at all. Under investigation; recorded, not hidden.
         withKnownIssue("a portal started on demand is sometimes never called", isIntermittent: true) {
-            #expect(wait(timeout: 20) { DesktopPortalTests.corner(session) == Self.dark }, "the started portal answered")
+            #expect(
+                wait(timeout: 20) { DesktopPortalTests.corner(session) == Self.dark }, "the started portal answered")
             #expect(wait(timeout: 5) { calls().count >= 1 })
             let once = holds(for: 0.5) { calls().count == 1 }
             #expect(once, "read once: \(calls())")
