@@ -4,6 +4,10 @@ JSON on stdout. Run it inside its own session bus, on a display of its own:
 
     DISPLAY=:5 dbus-run-session -- /usr/bin/python3 scripts/atspi-probe.py [--tree-only] PROGRAM [ARGS...]
     ... scripts/atspi-probe.py --cache-listeners tooltip-demo
+    ... scripts/atspi-probe.py --open-events tooltip-demo
+
+--open-events records only the events of the program's opening (window:activate,
+object:state-changed:active and :focused, focus:) for ten seconds at most, then reports them.
 
 --cache-listeners registers no event listener at first: a tooltip shown by Tab must bring no
 cache signal; then one listener is registered, and the next tooltip must bring AddAccessible.
@@ -60,7 +64,14 @@ def on_event(event):
 cache_listeners = sys.argv[1] == "--cache-listeners"
 if cache_listeners:
     del sys.argv[1]
-else:
+# --open-events: only records the events of the program's opening (its window's activation and
+# its focused control, which a window manager gives before the program reaches the bus).
+open_events = sys.argv[1] == "--open-events"
+if open_events:
+    del sys.argv[1]
+    for name in ["focus:", "object:state-changed:focused", "object:state-changed:active", "window:activate"]:
+        pyatspi.Registry.registerEventListener(on_event, name)
+elif not cache_listeners:
     for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
                  "object:property-change:accessible-description", "object:children-changed",
                  "window:activate", "object:text-selection-changed", "object:text-changed",
@@ -260,6 +271,13 @@ try:
     if app is None:
         raise RuntimeError("the program never appeared on the desktop")
     report["parentRole"] = role_of(app.parent) if app.parent else None
+    if open_events:
+        def opened():
+            types = [e["type"] for e in events]
+            return "window:activate" in types and any(
+                t == "object:state-changed:focused" for t, e in zip(types, events) if e.get("detail1") == 1)
+        pump(opened, 10)
+        raise SystemExit
     if tree_only:
         pump(lambda: app.childCount > 0, 5)
         report["tree"] = node(app)

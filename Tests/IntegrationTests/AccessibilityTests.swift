@@ -38,12 +38,15 @@ struct AccessibilityTests {
 
     /// Runs the AT-SPI probe on a program of the package (`--tree-only` first: only its tree;
     /// `--cache-listeners`: the cache signals before and after a listener registers).
-    static func probe(_ arguments: [String]) throws -> Run {
+    /// `windowManager`: openbox manages the display, and focuses the window as it maps.
+    static func probe(_ arguments: [String], windowManager: Bool = false) throws -> Run {
         var arguments = arguments
         let flag = arguments.first?.hasPrefix("--") == true ? arguments.removeFirst() : nil
         let programArguments = [ProgramProcess.executablePath(arguments[0])] + arguments.dropFirst()
         let server = try XvfbServer()
         defer { server.stop() }
+        let manager = windowManager ? try startOpenbox(on: server) : nil
+        defer { manager?.stop() }
         let directory = NSTemporaryDirectory()
         let output = directory + "x11ui-atspi-\(UUID().uuidString).txt"
         let inspector = directory + "x11ui-atspi-inspect-\(UUID().uuidString).jsonl"
@@ -527,9 +530,11 @@ struct AccessibilityTests {
     /// Runs `scripts/orca-probe.py` on the demo (Debian's Orca on its own display and session
     /// bus) with `--walk` steps; nil when it did not finish. A step's text may name a role by
     /// pyatspi's constant (`{ROLE_PUSH_BUTTON}`): the probe puts in the name Orca speaks for it.
-    static func orca(walk steps: [String]) throws -> OrcaRun? {
+    static func orca(walk steps: [String], windowManager: Bool = false) throws -> OrcaRun? {
         let server = try XvfbServer()
         defer { server.stop() }
+        let manager = windowManager ? try startOpenbox(on: server) : nil
+        defer { manager?.stop() }
         let output = NSTemporaryDirectory() + "x11ui-orca-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: output) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
