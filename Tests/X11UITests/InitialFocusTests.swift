@@ -3,7 +3,7 @@ import Testing
 @testable import X11UI
 
 // The focus a window gives as it opens: the first view in Tab order, or the one the program
-// names, without a focus ring until a key confirms it. A `Window` that is never shown holds
+// names, without a focus ring until a key is pressed. A `Window` that is never shown holds
 // the views; `focusInitially()` is what mapping calls.
 
 @Suite @MainActor struct InitialFocusTests {
@@ -57,30 +57,36 @@ import Testing
         #expect(other.focusedView === other.focusableViews.first)
     }
 
-    @Test func theFirstTabRingsTheInitialViewAndTheNextMovesOn() {
+    @Test func theFirstTabMovesOnFromTheInitialViewAsAfterAnyFocus() {
         let buy = Button(title: "Buy")
         let cart = Button(title: "Cart")
+        let help = Button(title: "Help")
         let window = Window(
             title: "Shop",
             content: VStack {
-                buy; cart
+                buy; cart; help
             })
         window.focusInitially()
+        #expect(window.focusedView === buy && !window.isFocusVisible)
         window.focusNext()
-        #expect(window.focusedView === buy, "the first Tab shows where the focus is")
+        #expect(window.focusedView === cart, "a screen reader announced Buy with the window")
         #expect(window.isFocusVisible)
-        window.focusNext()
-        #expect(window.focusedView === cart)
-        // Shift-Tab from the initial focus goes to the last view, as from no focus.
+        // Shift-Tab from the initial focus goes to the previous view, wrapping to the last.
         let other = Window(
             title: "Shop",
             content: VStack {
-                Button(title: "Buy"); Button(title: "Cart")
+                Button(title: "Buy"); Button(title: "Cart"); Button(title: "Help")
             })
         other.focusInitially()
         other.focusNext(backwards: true)
         #expect(other.focusedView === other.focusableViews.last)
         #expect(other.isFocusVisible)
+        // With one view only, Tab stays on it and rings it.
+        let single = Button(title: "OK")
+        let alone = Window(title: "Note", content: VStack { Label("Done"); single })
+        alone.focusInitially()
+        alone.focusNext()
+        #expect(alone.focusedView === single && alone.isFocusVisible)
     }
 
     @Test func aClickedViewAfterTheInitialFocusCountsForTab() {

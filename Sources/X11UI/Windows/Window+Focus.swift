@@ -19,9 +19,10 @@ extension Window {
     /// that cannot take focus then, gives it to the first view in Tab order (``focusableViews``).
     ///
     /// The window gives this focus as it maps, when no view has focus yet. It is not keyboard
-    /// navigation: no focus ring shows and no focus tooltip appears until a key moves or
-    /// confirms the focus (the first Tab then rings this view). Screen readers hear of it with
-    /// the window's activation, so they announce the window and then this control.
+    /// navigation: no focus ring shows and no focus tooltip appears until a key is pressed.
+    /// Screen readers hear of it with the window's activation, so they announce the window and
+    /// then this control; the first Tab therefore moves on to the next view, as in GTK and Qt,
+    /// and a screen reader announces that one.
     public var initialFocus: View? {
         get { focusState.initialView }
         set { focusState.initialView = newValue }
@@ -103,8 +104,9 @@ extension Window {
     public func focusNext(backwards: Bool = false) {
         let views = focusableViews
         guard !views.isEmpty else { return }
-        // The focus the window gave on opening counts as none: the first Tab rings that view.
-        let index = focusState.isInitial ? nil : views.firstIndex { $0 === focusedView }
+        // The focus the window gave on opening counts as focus: a screen reader announced that
+        // view with the window, and only a move makes it announce another.
+        let index = views.firstIndex { $0 === focusedView }
         let next: Int
         if let index {
             next = (index + (backwards ? views.count - 1 : 1)) % views.count
