@@ -83,7 +83,11 @@ import Testing
         #expect(other.isFocusVisible)
         // With one view only, Tab stays on it and rings it.
         let single = Button(title: "OK")
-        let alone = Window(title: "Note", content: VStack { Label("Done"); single })
+        let alone = Window(
+            title: "Note",
+            content: VStack {
+                Label("Done"); single
+            })
         alone.focusInitially()
         alone.focusNext()
         #expect(alone.focusedView === single && alone.isFocusVisible)
