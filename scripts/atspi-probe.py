@@ -4,6 +4,10 @@ JSON on stdout. Run it inside its own session bus, on a display of its own:
 
     DISPLAY=:5 dbus-run-session -- /usr/bin/python3 scripts/atspi-probe.py [--tree-only] PROGRAM [ARGS...]
     ... scripts/atspi-probe.py --cache-listeners tooltip-demo
+    ... scripts/atspi-probe.py --open-events tooltip-demo
+
+--open-events records only the events of the program's opening (window:activate,
+object:state-changed:active and :focused, focus:) for ten seconds at most, then reports them.
 
 --cache-listeners registers no event listener at first: a tooltip shown by Tab must bring no
 cache signal; then one listener is registered, and the next tooltip must bring AddAccessible.
@@ -60,7 +64,14 @@ def on_event(event):
 cache_listeners = sys.argv[1] == "--cache-listeners"
 if cache_listeners:
     del sys.argv[1]
-else:
+# --open-events: only records the events of the program's opening (its window's activation and
+# its focused control, which a window manager gives before the program reaches the bus).
+open_events = sys.argv[1] == "--open-events"
+if open_events:
+    del sys.argv[1]
+    for name in ["focus:", "object:state-changed:focused", "object:state-changed:active", "window:activate"]:
+        pyatspi.Registry.registerEventListener(on_event, name)
+elif not cache_listeners:
     for name in ["focus:", "object:state-changed:focused", "object:state-changed:showing",
                  "object:property-change:accessible-description", "object:children-changed",
                  "window:activate", "object:text-selection-changed", "object:text-changed",
@@ -227,9 +238,11 @@ def check_cache_listeners(app):
     report["busName"] = bus
     pump(lambda: (lambda b: b is not None and b.queryComponent().getExtents(0).width > 0)(find(app, "buy-button")), 5)
     subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
-    # Tab focuses the Buy button, whose focus tooltip shows: the tool tip is in the tree, and
-    # no cache signal came for it, as no client registered a listener.
+    # The window opened with the Buy button focused: Tab moves on to the cart and Shift-Tab
+    # comes back, and the Buy button's focus tooltip shows: the tool tip is in the tree, and no
+    # cache signal came for it, as no client registered a listener.
     subprocess.run(["xdotool", "key", "Tab"], check=True)
+    subprocess.run(["xdotool", "key", "shift+Tab"], check=True)
     report["quietToolTip"] = [i["name"] for i in pump(lambda: tool_tip_items(bus), 5) or []]
     report["quietSignals"] = list(cache_signals)
     # One listener: once the program knows of it, the tool tip's going reaches the cache (the
@@ -260,6 +273,13 @@ try:
     if app is None:
         raise RuntimeError("the program never appeared on the desktop")
     report["parentRole"] = role_of(app.parent) if app.parent else None
+    if open_events:
+        def opened():
+            types = [e["type"] for e in events]
+            return "window:activate" in types and any(
+                t == "object:state-changed:focused" for t, e in zip(types, events) if e.get("detail1") == 1)
+        pump(opened, 10)
+        raise SystemExit
     if tree_only:
         pump(lambda: app.childCount > 0, 5)
         report["tree"] = node(app)
@@ -277,9 +297,15 @@ try:
     # Keyboard focus: keys go to the window under the pointer on a bare server.
     subprocess.run(["xdotool", "mousemove", "3", "3"], check=True)
     focus = []
-    for _ in range(4):  # Buy, the cart, Check Out (enabled by Space on the cart), the text view
+    # The window opened with the Buy button focused (no focus event, the window was not active
+    # yet): Tab moves on to the cart; then Shift-Tab back to Buy, the cart, Check Out (enabled by
+    # Space on the cart), the text view.
+    before = len([e for e in events if e["type"].startswith("focus")])
+    subprocess.run(["xdotool", "key", "Tab"], check=True)
+    pump(lambda: len([e for e in events if e["type"].startswith("focus")]) > before, 5)
+    for key in ["shift+Tab", "Tab", "Tab", "Tab"]:
         before = len([e for e in events if e["type"].startswith("focus")])
-        subprocess.run(["xdotool", "key", "Tab"], check=True)
+        subprocess.run(["xdotool", "key", key], check=True)
         pump(lambda: len([e for e in events if e["type"].startswith("focus")]) > before, 5)
         focused = [e for e in events if e["type"].startswith("focus")]
         focus.append(focused[-1]["source"] if len(focused) > before else None)

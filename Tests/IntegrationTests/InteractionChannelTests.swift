@@ -82,6 +82,8 @@ final class InteractionChannelTests {
         let window = Window(
             title: "Channel", size: Size(width: 300, height: 200), content: box, application: display.app)
         display.show(window)
+        // The window opened with the button focused: cleared, so that the click below focuses it.
+        window.focus(nil)
         log.lines.removeAll()
 
         // Enters outermost first, motion innermost first, with the point in each view.

@@ -125,7 +125,7 @@ final class KeyTranslationTests {
         session.probe.movePointer(to: window.x - 10, window.y - 10)
         #expect(session.waitForNoToolTip())
         let before = try #require(Self.xlibCodeResident(pid))
-        session.probe.key(0xff09)  // Tab: the first view's focus tooltip shows
+        session.probe.key(0xff09)  // Tab: the next view's focus tooltip shows (the window opened on the first)
         #expect(session.waitForToolTip() != nil)
         session.probe.key(0x61)  // a
         session.probe.key(0x61, shift: true)

@@ -87,6 +87,7 @@ final class AccessibilityBridge {
                         self.listenerRegistered(name: name, event: event)
                     }
                 }
+                self.reportActiveWindows()
             }
         }
         let root = DBusValue.structure([.string(bus.uniqueName), .objectPath(Self.rootPath)])
@@ -233,25 +234,49 @@ final class AccessibilityBridge {
         return interface.lowercased() + ":" + kind + ":" + detail
     }
 
-    func focusDidMove(from old: View?, to new: View?) {
+    /// Focus moved between views. The focus a window gives as it opens (`initial`) makes no
+    /// window active: in a window without the input focus it is only a state, told with the
+    /// window's activation when the input focus comes.
+    func focusDidMove(from old: View?, to new: View?, initial: Bool = false) {
         if let old { emit(.view(old), "Object", "StateChanged", detail: "focused", 0) }
         guard let new else { return }
+        if initial, let window = new.window, !window.focusState.windowHasFocus, keyboardWindow !== window {
+            emit(.view(new), "Object", "StateChanged", detail: "focused", 1)
+            return
+        }
         // Keys reach a window without a focus change of its own under pointer-root focus (no
         // window manager): focus moving inside it makes it the active window, or screen
         // readers would ignore focus in a frame that is not active.
         if let window = new.window, !window.focusState.windowHasFocus, keyboardWindow !== window {
             if let previous = keyboardWindow { windowDidChangeActivation(previous, isActive: false) }
             keyboardWindow = window
-            windowDidChangeActivation(window, isActive: true)
+            windowDidChangeActivation(window, isActive: true, reportingFocus: false)
         }
         emit(.view(new), "Object", "StateChanged", detail: "focused", 1)
         emit(.view(new), "Focus", "Focus")
     }
 
-    func windowDidChangeActivation(_ window: Window, isActive: Bool) {
+    /// The window became active or inactive; an active window's focused view follows unless
+    /// the caller reports it itself (`reportingFocus` false).
+    func windowDidChangeActivation(_ window: Window, isActive: Bool, reportingFocus: Bool = true) {
         if keyboardWindow === window, !isActive || window.focusState.windowHasFocus { keyboardWindow = nil }
         emit(.window(window), "Object", "StateChanged", detail: "active", isActive ? 1 : 0)
         emit(.window(window), "Window", isActive ? "Activate" : "Deactivate", data: .string(window.title))
+        // As GTK does: the active window's focused control follows its activation, so a screen
+        // reader announces the window, then the control.
+        if isActive, reportingFocus, let view = window.focusedView {
+            emit(.view(view), "Object", "StateChanged", detail: "focused", 1)
+            emit(.view(view), "Focus", "Focus")
+        }
+    }
+
+    /// Reports the windows that had the input focus before the link came up (a window manager
+    /// focuses a window as it maps, before its program reaches the accessibility bus): once the
+    /// listeners are known, each is activated as a later focus-in would be.
+    func reportActiveWindows() {
+        for window in application.openWindows where window.isVisible && window.focusState.windowHasFocus {
+            windowDidChangeActivation(window, isActive: true)
+        }
     }
 
     func windowDidChangeVisibility(_ window: Window, isVisible: Bool) {

@@ -20,6 +20,11 @@ struct FocusState {
     var isVisible = false
     /// Whether the X window has input focus.
     var windowHasFocus = false
+    /// Whether `view` has the focus the window gave on opening, not yet moved or confirmed by
+    /// a key or a click.
+    var isInitial = false
+    /// The view the program names for the initial focus (`Window.initialFocus`).
+    weak var initialView: View?
 }
 
 extension Window {

@@ -12,6 +12,41 @@ extension Window {
     ///   - byKeyboard: whether this counts as keyboard navigation: the focus ring shows and the
     ///     view's tooltip appears after the delay. Clicks and the initial focus pass false.
     public func focus(_ view: View?, byKeyboard: Bool = false) {
+        moveFocus(to: view, byKeyboard: byKeyboard, initial: false)
+    }
+
+    /// The view that takes keyboard focus when the window opens. Nil (the default), or a view
+    /// that cannot take focus then, gives it to the first view in Tab order (``focusableViews``).
+    ///
+    /// The window gives this focus as it maps, when no view has focus yet. It is not keyboard
+    /// navigation: no focus ring shows and no focus tooltip appears until a key is pressed.
+    /// Screen readers hear of it with the window's activation, so they announce the window and
+    /// then this control; the first Tab therefore moves on to the next view, as in GTK and Qt,
+    /// and a screen reader announces that one.
+    public var initialFocus: View? {
+        get { focusState.initialView }
+        set { focusState.initialView = newValue }
+    }
+
+    /// The view a window focuses when it opens: `preferred` when it is among the views that
+    /// take focus, else the first of them in Tab order; nil when there is none.
+    nonisolated static func initialFocusChoice<Candidate: AnyObject>(
+        preferred: Candidate?, focusable: [Candidate]
+    ) -> Candidate? {
+        if let preferred, focusable.contains(where: { $0 === preferred }) { return preferred }
+        return focusable.first
+    }
+
+    /// Gives focus to the initial view as the window maps, when none has it yet (a top-level
+    /// window only: popups and embedded views leave focus to their owner).
+    func focusInitially() {
+        guard isTopLevel, focusedView == nil else { return }
+        let views = focusableViews.filter { $0.canTakeFocus && $0.isVisibleInWindow }
+        guard let view = Self.initialFocusChoice(preferred: initialFocus, focusable: views) else { return }
+        moveFocus(to: view, byKeyboard: false, initial: true)
+    }
+
+    private func moveFocus(to view: View?, byKeyboard: Bool, initial: Bool) {
         if let view, !(view.canTakeFocus && view.window === self && view.isVisibleInWindow) { return }
         let old = focusState.view
         if old === view {
@@ -20,10 +55,17 @@ extension Window {
                 view?.focusDidChange()
             }
             if byKeyboard, let view { deliverFocusGained(to: view, byKeyboard: true) }
+            // A key or a click confirms the focus the window gave on opening: it is now the
+            // user's, and reported as such (under pointer-root focus, the window becomes active).
+            if focusState.isInitial, !initial, let view {
+                focusState.isInitial = false
+                application?.accessibility?.focusDidMove(from: nil, to: view)
+            }
             return
         }
         focusState.view = view
         focusState.isVisible = byKeyboard && view != nil
+        focusState.isInitial = initial && view != nil
         if let old {
             old.focusDidChange()
             for interaction in old.interactions { interaction.handle(.focusLost) }
@@ -34,7 +76,7 @@ extension Window {
         } else {
             _ = deliverToWindowInteractions(.focusLost, InteractionContext(window: self))
         }
-        application?.accessibility?.focusDidMove(from: old, to: view)
+        application?.accessibility?.focusDidMove(from: old, to: view, initial: initial)
     }
 
     /// The view's interactions hear that it took focus, then the window-wide interactions.
@@ -62,6 +104,8 @@ extension Window {
     public func focusNext(backwards: Bool = false) {
         let views = focusableViews
         guard !views.isEmpty else { return }
+        // The focus the window gave on opening counts as focus: a screen reader announced that
+        // view with the window, and only a move makes it announce another.
         let index = views.firstIndex { $0 === focusedView }
         let next: Int
         if let index {

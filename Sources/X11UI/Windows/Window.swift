@@ -172,6 +172,7 @@ open class Window: EventTarget {
         // once, the server shows the background colour, and the frame painted meanwhile is
         // copied on the Expose the map brings. (Painting first delayed the first map by the
         // round trips of cairo's set-up on the first surface: 9 of them.)
+        if !isMapped { focusInitially() }  // before the first frame, which draws it
         let paintsAfterMapping = !usesBufferAsBackground && !isMapped
         if !paintsAfterMapping { updateIfNeeded() }
         if raisesWhenShown { native.mapRaised() } else { native.map() }
@@ -256,7 +257,7 @@ open class Window: EventTarget {
         buffer = nil
         bufferIsBackground = false
         isMapped = false
-        focusState = FocusState()
+        focusState = FocusState(initialView: focusState.initialView)
         hover = HoverState()
         onClose?()
         application.windowDidClose(self)
