@@ -19,7 +19,7 @@ SWIFT_BUILD = mkdir -p $(BUILD_TMP) && TMPDIR=$(BUILD_TMP) $(SWIFT) build
 
 DOCC ?= $(shell dirname $$(readlink -f $$(command -v $(SWIFT))))/docc
 
-.PHONY: all deps deps-demo deps-test build demo screenshots test release-link-test lint bench bench-gtk startup-order sanitize docs clean release install install-files uninstall
+.PHONY: all deps deps-demo deps-test build demo screenshots test release-link-test lint bench bench-gtk compare-cursor startup-order sanitize docs clean release install install-files uninstall
 
 all: build
 
@@ -153,6 +153,13 @@ bench-gtk: $(STATIC_CXX)/libstdc++.so
 	$(SWIFT_BUILD) -c release --product tooltip-demo --scratch-path .build/plain
 	set -o pipefail; .build/release/tooltip-bench --peer-floor .build/floor-peer --peer-gtk .build/gtk-peer $(BENCH_FONT_SETS) | tee .build/bench.txt
 	scripts/bench-report.py .build/bench.txt
+
+# GTK 3's tooltips and X11UI's against the Adwaita cursor at 24, 48 and 96 px, on one screen:
+# where each tooltip lies against the cursor's visible pixels.
+compare-cursor: deps
+	@$(INSTALL_DEPS) compare-cursor
+	$(SWIFT_BUILD) --product tooltip-demo
+	set -o pipefail; scripts/compare-cursor-gtk.sh | tee .build/compare-cursor.txt
 
 # The tests under AddressSanitizer (use after free, overflows). Leak checking is off: Xlib,
 # fontconfig and FreeType keep process-lifetime caches that LeakSanitizer reports; leaks are

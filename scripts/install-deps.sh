@@ -10,7 +10,8 @@
 #          it), Adwaita's cursors (large cursor tests), a C compiler and the C++ runtime's
 #          static library (the release link's tests)
 #   bench  the demo's, a C compiler (the C floor client) and libstdc++.a; bench-gtk: GTK 3's
-#          headers; startup-order: valgrind and xdotool
+#          headers; startup-order: valgrind and xdotool; compare-cursor: GTK 3's headers, xdotool,
+#          xsetroot and Adwaita's cursors (scripts/compare-cursor-gtk.sh)
 #
 # Names are the same on Debian 12 and 13 and Ubuntu 22.04 and 24.04, except where a line below
 # says how the release's own name is found (ICU's library carries its version in its name).
@@ -37,6 +38,7 @@ test=(
 bench=(gcc g++)
 bench_gtk=(libgtk-3-dev)
 startup_order=(valgrind xdotool)
+compare_cursor=(gcc libgtk-3-dev xdotool x11-xserver-utils adwaita-icon-theme)
 
 wanted=()
 for tier in "$@"; do
@@ -46,7 +48,8 @@ for tier in "$@"; do
 	bench) wanted+=("${demo[@]}" "${bench[@]}") ;;
 	bench-gtk) wanted+=("${demo[@]}" "${bench[@]}" "${bench_gtk[@]}") ;;
 	startup-order) wanted+=("${demo[@]}" "${bench[@]}" "${startup_order[@]}") ;;
-	*) echo "install-deps: no tier \"$tier\" (demo, test, bench, bench-gtk, startup-order)" >&2; exit 2 ;;
+	compare-cursor) wanted+=("${demo[@]}" "${compare_cursor[@]}") ;;
+	*) echo "install-deps: no tier \"$tier\" (demo, test, bench, bench-gtk, startup-order, compare-cursor)" >&2; exit 2 ;;
 	esac
 done
 

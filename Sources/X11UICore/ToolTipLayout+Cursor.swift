@@ -4,12 +4,14 @@
 /// GTK 3 pads the widget's rectangle by `max(4, cursor size - 32)` on every side, a guess at
 /// where a theme's arrow ends. Here the cursor's real ink (its visible pixels around the hot
 /// spot) pushes the tooltip's anchor past it on the side the tooltip goes, and only where the
-/// ink would otherwise reach into the tooltip: a small cursor inside a tall button changes
-/// nothing, a 96 pixel arrow hanging below a label moves the tooltip below the arrow's tail.
+/// ink reaches beyond the source there: a small cursor inside a tall button changes nothing, a
+/// 96 pixel arrow hanging below a label moves the tooltip below the arrow's tail, the gap the
+/// tooltip keeps from its source kept from the tail too (GTK 3 leaves 5 to 14 pixels there).
 extension ToolTipLayout {
-    /// `anchor`, pushed out on `edge`'s side so that the tooltip starts where `ink` ends, when
-    /// the ink starts on the anchor and reaches beyond it and its gap, where a tooltip on that
-    /// edge could lie (along the edge as far as a body's length either way).
+    /// `anchor`, pushed out on `edge`'s side so that the tooltip starts the gap past where `ink`
+    /// ends, when the ink starts on the anchor and reaches beyond it, where a tooltip on that
+    /// edge could lie (along the edge as far as a body's length either way): the ink counts as
+    /// part of the source.
     package static func clearing(_ ink: Rect, from anchor: Rect, request: Request, edge: ToolTipPlacement.Edge) -> Rect
     {
         guard ink.isFinite, !ink.isEmpty else { return anchor }
@@ -19,12 +21,12 @@ extension ToolTipLayout {
         let along =
             frame.size(request.body).width + frame.margins(request.margins).start
             + frame.margins(request.margins).end
-        // The gap may hold the ink's end: the tooltip starts at the ink at the nearest. A cursor
-        // beyond the anchor (the pointer off the source on that side) is not pushed past: the
-        // tooltip takes another side.
-        guard k.maxY > a.maxY + request.gap, k.minY < a.maxY, k.maxX > a.minX - along, k.minX < a.maxX + along
+        // A tooltip touching the cursor's tail reads as under it: the ink keeps the source's gap.
+        // A cursor beyond the anchor (the pointer off the source on that side) is not pushed
+        // past: the tooltip takes another side.
+        guard k.maxY > a.maxY, k.minY < a.maxY, k.maxX > a.minX - along, k.minX < a.maxX + along
         else { return anchor }
-        a.size.height = k.maxY - request.gap - a.minY
+        a.size.height = k.maxY - a.minY
         return frame.unrect(a)
     }
 
