@@ -212,4 +212,27 @@ final class TouchInputTests {
         #expect(app.toolTips.isShowing, "once all fingers lifted, the next one is followed again")
         touch(XI_TouchEnd, id: 3, at: info, in: s.window, after: 600)
     }
+
+    /// A window hidden under a finger whose end never comes does not leave that finger down:
+    /// the next touch, in another window, is followed (its long press shows a tooltip).
+    @Test func aFingerLostWithItsWindowIsForgotten() throws {
+        let s = scene()
+        let clock = virtualClock()
+        let other = Button(title: "Other")
+        other.toolTip = "In the other window."
+        let window = Window(
+            title: "Other", size: Size(width: 200, height: 120), content: VStack(padding: 20) { other },
+            application: app)
+        display.show(window)
+        window.setFrame(Rect(x: 600, y: 300, width: 200, height: 120))
+        #expect(display.run(until: { window.screenOrigin == Point(x: 600, y: 300) }))
+        touch(XI_TouchBegin, id: 1, at: middle(s.buy), in: s.window)
+        s.window.hide()
+        #expect(!app.touches.isEmulated(time: UInt32(time + 1000), root: Point(x: 1, y: 1)))
+        touch(XI_TouchBegin, id: 2, at: middle(other), in: window, after: 300)
+        clock.advance(by: .milliseconds(500))
+        #expect(app.toolTips.shownText == "In the other window.")
+        touch(XI_TouchEnd, id: 2, at: middle(other), in: window, after: 600)
+        #expect(clicks == 0)
+    }
 }

@@ -359,6 +359,7 @@ extension Window {
     /// real leave. Otherwise a tooltip Escape dismissed would stay suppressed after the window
     /// is shown again, and resting on its view would never show it.
     func deliverWindowDeactivated(pointerLeft: Bool = false) {
+        if pointerLeft { forgetTouch() }
         var views = Array(hover.chain.reversed())
         if let focused = focusedView, !views.contains(where: { $0 === focused }) { views.append(focused) }
         for view in views {

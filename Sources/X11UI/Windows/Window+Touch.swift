@@ -86,6 +86,16 @@ extension Window {
         }
     }
 
+    /// The window was hidden, unmapped or closed: the server may never send the end of a
+    /// finger it had, which would otherwise stay down for good (every later finger a second
+    /// one, every pointer event a touch's). The fingers are forgotten; a touch that goes on is
+    /// ignored until it lifts.
+    func forgetTouch() {
+        guard hover.fingerDown, let application else { return }
+        hover.fingerDown = false
+        application.touches = TouchTranslator()
+    }
+
     /// The followed finger's touch became a gesture: the tooltips hear it (with a motion where
     /// the finger went down), and the view it pressed gets its release away from itself (a
     /// press dragged off and let go: no click).
