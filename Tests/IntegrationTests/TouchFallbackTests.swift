@@ -92,7 +92,6 @@ final class TouchFallbackTests {
         #expect(XEventsQueued(raw, QueuedAlready) == 3, "Xlib queued the three events")
         app.processPending()
         #expect(clicks == 1, "the tap clicked Buy")
-        #expect(XEventsQueued(raw, QueuedAlready) == 0)
         #expect(!app.touches.isEmulated(time: 5100, root: Point(x: 900, y: 900)), "the finger is up")
     }
 

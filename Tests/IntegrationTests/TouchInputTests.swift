@@ -33,7 +33,7 @@ final class TouchInputTests {
 
     private var clicks = 0
 
-    private func scene() -> Scene {
+    private func scene(infoAtTop: Bool = false) -> Scene {
         let info = Button(title: "Info")
         info.toolTip = "What this shop sells."
         let buy = Button(title: "Buy") { [unowned self] in clicks += 1 }
@@ -42,7 +42,8 @@ final class TouchInputTests {
         let window = Window(
             title: "Touch", size: Size(width: 420, height: 460),
             content: VStack(spacing: 12, padding: 16) {
-                Spacer(minLength: 160); info; buy; help
+                if !infoAtTop { Spacer(minLength: 160) }
+                info; buy; help
             },
             application: app)
         display.show(window)
@@ -104,6 +105,15 @@ final class TouchInputTests {
         cx11_xi_select_touch(&xi, probe.display, later.xid)
         probe.sync()
         #expect(TestDisplays.errorCount(on: probe.display) == before + 2)
+        // The tooltip's window selects none: its events are the emulated pointer's.
+        let clock = virtualClock()
+        touch(XI_TouchBegin, at: middle(s.info), in: s.window)
+        clock.advance(by: .milliseconds(500))
+        let toolTip = try #require(app.toolTips.windowID?.rawValue)
+        cx11_xi_select_touch(&xi, probe.display, UInt(toolTip))
+        probe.sync()
+        #expect(TestDisplays.errorCount(on: probe.display) == before + 2, "the tooltip's window selected none")
+        touch(XI_TouchEnd, at: middle(s.info), in: s.window)
         app.sync()
         #expect(app.protocolErrorCount == 0)
     }
@@ -136,6 +146,19 @@ final class TouchInputTests {
         #expect(!app.toolTips.isShowing)
         #expect(display.run(until: { !self.toolTipMapped }), "the tooltip window is unmapped on the server")
         touch(XI_TouchEnd, id: 2, at: Point(x: away.x + 150, y: away.y), in: s.window, after: 80)
+    }
+
+    /// Without room above the finger, the tooltip goes below it, still clear of it.
+    @Test func aLongPressToolTipFlipsBelowTheFingerWithoutRoomAbove() throws {
+        let s = scene(infoAtTop: true)
+        let clock = virtualClock()
+        let point = middle(s.info)
+        touch(XI_TouchBegin, at: point, in: s.window)
+        clock.advance(by: .milliseconds(500))
+        let frame = try #require(app.toolTips.shownFrame)
+        let finger = ToolTipController.fingerSide * app.scale / 2
+        #expect(frame.minY >= point.y + finger, "below the finger: \(frame) \(point)")
+        touch(XI_TouchEnd, at: point, in: s.window, after: 600)
     }
 
     @Test func aTapClicksAButtonAndShowsNoHoverToolTip() throws {

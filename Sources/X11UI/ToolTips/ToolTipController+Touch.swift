@@ -36,17 +36,22 @@ extension ToolTipController {
     /// shown by a long press keeps this clear around the touch point.
     static let fingerSide: Double = 40
 
-    /// `request` for a hover tooltip a long press showed: above the touch point rather than
-    /// below (the hand is below the finger), clear of a finger-sized square around it, and
-    /// flipped below it only when there is no room above (the layout's rule for any cursor).
-    /// Other requests are returned as they are.
+    /// `request` for a hover tooltip a long press showed: it points at the finger, a
+    /// finger-sized square around the touch point, from above rather than below (the hand is
+    /// below the finger), and goes below it only when there is no room above (the layout's
+    /// flip). Other requests are returned as they are.
     func touchPlaced(_ request: ToolTipPresenter.Request) -> ToolTipPresenter.Request {
-        guard machine.showing?.byTouch == true, request.expansion == nil, request.pointer != nil else { return request }
+        guard machine.showing?.byTouch == true, request.expansion == nil, let pointer = request.pointer,
+            pointer.isFinite
+        else { return request }
         var placed = request
         let side = Self.fingerSide * application.scale
-        placed.cursor = CursorInk(box: Rect(x: -side / 2, y: -side / 2, width: side, height: side))
-        if placed.placement.edge == .bottom { placed.placement.edge = .top }
+        let finger = Rect(x: -side / 2, y: -side / 2, width: side, height: side)
+        placed.source = finger.offsetBy(dx: pointer.x, dy: pointer.y)
+        placed.cursor = CursorInk(box: finger)
+        placed.avoiding = nil
         placed.followsPointer = false
+        if placed.placement.edge == .bottom { placed.placement.edge = .top }
         return placed
     }
 }
