@@ -112,10 +112,10 @@ struct EventTranslator {
 
     /// An XInput 2.2 touch event (its data read and freed here), or `.other`.
     private func translateGeneric(_ event: inout XEvent) -> Event {
-        guard let opcode = extensions()?.touchOpcode else { return .other(type: event.type, window: 0) }
+        guard let opcode = extensions()?.touchOpcode else { return .other(type: event.type, window: event.xany.window) }
         var fields = cx11_touch_fields()
         guard cx11_xi_read_touch(display, &event, opcode, &fields) != 0 else {
-            return .other(type: event.type, window: 0)
+            return .other(type: event.type, window: event.xany.window)
         }
         return Self.touch(fields)
     }
