@@ -3,7 +3,7 @@
 #
 #   demo   building the library and the demo, running it, and its headless tour: the X11, Xft,
 #          fontconfig, cairo and extension headers, the libraries X11UI opens at run time
-#          (libthai, ICU, libXcursor, libdbus), the fonts the demo shows, and Xvfb
+#          (libthai, ICU, libXcursor, libXi, libdbus), the fonts the demo shows, and Xvfb
 #   test   the demo's, and the test tools: Orca, at-spi2-core, pyatspi, xdotool, gdb, openbox,
 #          xcompmgr, xrandr, setxkbmap, a D-Bus daemon, python3-gi (the test settings portal),
 #          the desktop's real settings portal with its GTK backend and dconf (tests against
@@ -24,7 +24,7 @@ set -euo pipefail
 demo=(
 	pkg-config libx11-dev libxext-dev libxrender-dev libxft-dev libfontconfig-dev libcairo2-dev
 	libxrandr-dev libxfixes-dev libfribidi-dev libharfbuzz-dev libxtst-dev libxres-dev
-	libxcursor1 libthai0 libthai-data libdbus-1-3 @icu
+	libxcursor1 libxi6 libthai0 libthai-data libdbus-1-3 @icu
 	xvfb
 	fonts-dejavu-core fonts-nanum fonts-ipafont-gothic fonts-lohit-deva fonts-tlwg-loma-ttf
 	fonts-noto-color-emoji fonts-lao fonts-khmeros fonts-sil-padauk

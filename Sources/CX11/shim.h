@@ -12,6 +12,7 @@
 #include <X11/extensions/Xrender.h>
 #include <X11/extensions/Xrandr.h>
 #include <X11/extensions/Xfixes.h>
+#include <X11/extensions/XI2.h>
 #include <X11/Xft/Xft.h>
 #include <fontconfig/fontconfig.h>
 #include <ft2build.h>
@@ -117,6 +118,131 @@ static inline int cx11_xfixes_load(struct cx11_xfixes *xfixes, const char *sonam
     };
     xfixes->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
     return xfixes->library != NULL;
+}
+
+/* XInput 2.2 touch events, through libXi (loaded with the other extensions, never linked).
+   XI2.h (x11proto-dev, which libX11's headers need anyway) gives the constants; the structs
+   and prototypes of <X11/extensions/XInput2.h> (libxi-dev, not otherwise needed) are declared
+   here as libXi 1.x defines them, an ABI unchanged since XI 2.0. */
+typedef struct {
+    int mask_len;
+    unsigned char *mask;
+} cx11_XIButtonState;
+typedef struct {
+    int mask_len;
+    unsigned char *mask;
+    double *values;
+} cx11_XIValuatorState;
+typedef struct {
+    int base, latched, locked, effective;
+} cx11_XIModifierState;
+typedef struct {
+    int type; /* GenericEvent */
+    unsigned long serial;
+    Bool send_event;
+    Display *display;
+    int extension; /* the XInputExtension's major opcode */
+    int evtype;    /* XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd, ... */
+    Time time;
+    int deviceid;
+    int sourceid;
+    int detail; /* for touch events: the touch's id */
+    Window root;
+    Window event;
+    Window child;
+    double root_x, root_y;
+    double event_x, event_y;
+    int flags; /* XITouchEmulatingPointer, XIPointerEmulated */
+    cx11_XIButtonState buttons;
+    cx11_XIValuatorState valuators;
+    cx11_XIModifierState mods;
+    cx11_XIModifierState group;
+} cx11_XIDeviceEvent;
+typedef struct {
+    int deviceid;
+    int mask_len;
+    unsigned char *mask;
+} cx11_XIEventMask;
+
+struct cx11_xi {
+    void *library;
+    Status (*query_version)(Display *, int *, int *);
+    Status (*select_events)(Display *, Window, cx11_XIEventMask *, int);
+};
+
+/* Opens libXi (`soname`: libXi.so.6); returns 0 (and leaves nothing open) when the library or
+   one of its functions is missing. */
+static inline int cx11_xi_load(struct cx11_xi *xi, const char *soname) {
+    void **functions[] = {(void **)&xi->query_version, (void **)&xi->select_events};
+    const char *const names[] = {"XIQueryVersion", "XISelectEvents"};
+    xi->library = cx11_library_open(soname, functions, names, CX11_COUNT(names));
+    return xi->library != NULL;
+}
+
+/* Asks for XI 2.2 on `display`: returns 1 when the server has it (touch events can be
+   selected), 0 otherwise. The XInputExtension is looked for first with XQueryExtension, its
+   major opcode stored in *opcode; libXi then asks for its version (XIQueryVersion), which also
+   lets Xlib hand XI2 events out as cookies (XGetEventData). */
+static inline int cx11_xi_query(const struct cx11_xi *xi, Display *display, int *opcode) {
+    int event = 0, error = 0;
+    *opcode = 0;
+    if (!xi->library || !XQueryExtension(display, "XInputExtension", opcode, &event, &error)) return 0;
+    int major = 2, minor = 2;
+    if (xi->query_version(display, &major, &minor) != Success) return 0;
+    return major > 2 || (major == 2 && minor >= 2);
+}
+
+/* Selects XI 2.2 touch events (begin, update and end: the server takes all three or none)
+   from every master device on `window`. */
+static inline void cx11_xi_select_touch(const struct cx11_xi *xi, Display *display, Window window) {
+    unsigned char bits[XIMaskLen(XI_TouchEnd)];
+    memset(bits, 0, sizeof bits);
+    XISetMask(bits, XI_TouchBegin);
+    XISetMask(bits, XI_TouchUpdate);
+    XISetMask(bits, XI_TouchEnd);
+    cx11_XIEventMask mask = {XIAllMasterDevices, (int)sizeof bits, bits};
+    xi->select_events(display, window, &mask, 1);
+}
+
+/* The fields of an XI2 touch event tooltips need. */
+struct cx11_touch_fields {
+    int evtype;
+    int detail;
+    int flags;
+    Window event;
+    double event_x, event_y, root_x, root_y;
+    Time time;
+};
+
+/* Copies the fields of an XI2 device event (the data of a cookie XGetEventData filled). */
+static inline void cx11_touch_fields_copy(const cx11_XIDeviceEvent *e, struct cx11_touch_fields *out) {
+    out->evtype = e->evtype;
+    out->detail = e->detail;
+    out->flags = e->flags;
+    out->event = e->event;
+    out->event_x = e->event_x;
+    out->event_y = e->event_y;
+    out->root_x = e->root_x;
+    out->root_y = e->root_y;
+    out->time = e->time;
+}
+
+/* For a GenericEvent of the extension `opcode`: reads its data (XGetEventData), copies a touch
+   event's fields into *out and frees the data (XFreeEventData) whatever it held. Returns 1 for
+   a touch event, 0 for anything else (another extension's, another XI2 event, data already
+   read or not there). */
+static inline int cx11_xi_read_touch(Display *display, XEvent *event, int opcode, struct cx11_touch_fields *out) {
+    XGenericEventCookie *cookie = &event->xcookie;
+    if (opcode == 0 || cookie->type != GenericEvent || cookie->extension != opcode) return 0;
+    if (!XGetEventData(display, cookie)) return 0;
+    int touch = 0;
+    if (cookie->data && (cookie->evtype == XI_TouchBegin || cookie->evtype == XI_TouchUpdate ||
+                         cookie->evtype == XI_TouchEnd)) {
+        cx11_touch_fields_copy((const cx11_XIDeviceEvent *)cookie->data, out);
+        touch = 1;
+    }
+    XFreeEventData(display, cookie);
+    return touch;
 }
 
 /* libXcursor, loaded the first time a view asks for a cursor other than its window's default,

@@ -85,6 +85,8 @@ public final class Application {
     var compositorFadesKnown: Bool?
     /// The ink of the cursor the server shows, read once after each change of it.
     var shownCursor = ShownCursor()
+    /// The fingers on the screen, across the windows (Window+Touch.swift).
+    var touches = TouchTranslator()
 
     /// Opens a connection to the X server.
     ///

@@ -168,8 +168,9 @@ struct Atoms {
 
 /// The X extensions X11UI uses and their event numbers.
 ///
-/// Asking for them takes five round trips, so `DisplayConnection` asks on first use: after
-/// the first window shows, or when a tooltip needs its monitor or outline before that.
+/// Asking for them takes round trips (five, and XInput's on a display X11UI opened), so
+/// `DisplayConnection` asks on first use: after the first window shows, or when a tooltip
+/// needs its monitor or outline before that.
 struct Extensions {
     /// Shape: exact tooltip outlines when no compositor runs.
     let hasShape: Bool
@@ -179,6 +180,10 @@ struct Extensions {
     /// XFixes selection-owner events (compositor start and stop); nil when absent (or
     /// libXfixes is).
     let xfixesEventBase: Int32?
+    /// XInput 2.2's major opcode, when the server has XI 2.2 and libXi is there: touch events
+    /// are then selected on X11UI's windows (DisplayConnection+Touch.swift). Nil on a host's
+    /// display, whose XInput use is the host's.
+    let touchOpcode: Int32?
 
     /// None of them: for a connection that is gone.
     static let none = Extensions()
@@ -188,9 +193,10 @@ struct Extensions {
         randrEventBase = nil
         randrMonitors = false
         xfixesEventBase = nil
+        touchOpcode = nil
     }
 
-    init(display: OpaquePointer) {
+    init(display: OpaquePointer, touch: Bool) {
         var event: Int32 = 0
         var error: Int32 = 0
         hasShape = XShapeQueryExtension(display, &event, &error) != 0
@@ -213,6 +219,12 @@ struct Extensions {
             xfixesEventBase = event
         } else {
             xfixesEventBase = nil
+        }
+        var opcode: Int32 = 0
+        if touch, var xi = ExtensionLibraries.xi?.functions, cx11_xi_query(&xi, display, &opcode) != 0 {
+            touchOpcode = opcode
+        } else {
+            touchOpcode = nil
         }
     }
 }

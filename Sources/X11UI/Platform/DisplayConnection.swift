@@ -38,6 +38,9 @@ final class DisplayConnection {
     private(set) var lastError: XProtocolError?
     /// Resources X11UI created on a borrowed display; their errors are X11UI's to swallow.
     private var ownedResources: Set<UInt> = []
+    /// Windows that want touch events, made before the extensions were asked for
+    /// (DisplayConnection+Touch.swift).
+    var touchWindowsWaiting: Set<UInt> = []
 
     /// How long a server may take to complete the connection (its setup and the replies
     /// `XOpenDisplay` waits for), unless the program or `X11UI_CONNECT_TIMEOUT` (seconds) says
@@ -143,8 +146,9 @@ final class DisplayConnection {
     var extensions: Extensions {
         if let queriedExtensions { return queriedExtensions }
         guard isUsable else { return .none }
-        let queried = Extensions(display: display)
+        let queried = Extensions(display: display, touch: ownsDisplay)
         queriedExtensions = queried
+        selectTouchOnWaitingWindows()
         return queried
     }
 

@@ -223,6 +223,9 @@ enum Event: Sendable {
     case selectionOwnerChange(selection: UInt, owner: UInt)
     /// The cursor the server shows changed (XFixes), once X11UI asked to hear of it.
     case shownCursorChange
+    /// A finger went down, moved or lifted on the window (XInput 2.2; the record's points are
+    /// in the window and on the root).
+    case touch(window: UInt, XITouchRecord)
     /// An event X11UI does not use, by its type.
     case other(type: Int32, window: UInt)
 
@@ -231,7 +234,7 @@ enum Event: Sendable {
         switch self {
         case .expose(let w, _, _), .configure(let w, _, _), .map(let w), .unmap(let w), .destroy(let w),
             .reparent(let w, _), .clientMessage(let w, _, _), .selectionClear(let w, _),
-            .propertyChange(let w, _), .other(_, let w):
+            .propertyChange(let w, _), .other(_, let w), .touch(let w, _):
             return w
         case .pointerMotion(let p), .pointerEnter(let p), .pointerLeave(let p): return p.window
         case .buttonPress(let b), .buttonRelease(let b): return b.pointer.window

@@ -81,6 +81,8 @@ struct EventTranslator {
             return .other(type: event.type, window: event.xany.window)
         case PropertyNotify:
             return .propertyChange(window: event.xproperty.window, atom: event.xproperty.atom)
+        case GenericEvent:
+            return translateGeneric(&event)
         default:
             return translateExtension(&event)
         }
@@ -106,6 +108,27 @@ struct EventTranslator {
             }
         }
         return .other(type: event.type, window: event.xany.window)
+    }
+
+    /// An XInput 2.2 touch event (its data read and freed here), or `.other`.
+    private func translateGeneric(_ event: inout XEvent) -> Event {
+        guard let opcode = extensions()?.touchOpcode else { return .other(type: event.type, window: event.xany.window) }
+        var fields = cx11_touch_fields()
+        guard cx11_xi_read_touch(display, &event, opcode, &fields) != 0 else {
+            return .other(type: event.type, window: event.xany.window)
+        }
+        return Self.touch(fields)
+    }
+
+    /// The event for an XI2 touch event's fields; `.other` for fields that are not a touch
+    /// event or hold points that are not finite.
+    static func touch(_ fields: cx11_touch_fields) -> Event {
+        guard
+            let record = XITouchRecord(
+                evtype: fields.evtype, detail: fields.detail, eventX: fields.event_x, eventY: fields.event_y,
+                rootX: fields.root_x, rootY: fields.root_y, flags: fields.flags, time: fields.time)
+        else { return .other(type: GenericEvent, window: fields.event) }
+        return .touch(window: fields.event, record)
     }
 
     private func pointer(

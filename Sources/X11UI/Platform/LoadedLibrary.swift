@@ -47,4 +47,10 @@ enum ExtensionLibraries {
     static let xfixes = LoadedLibrary.open(
         "libXfixes.so.3", empty: cx11_xfixes(), load: cx11_xfixes_load,
         missing: "a compositor that starts or stops later is not noticed")
+
+    /// libXi: XInput 2.2's touch events. Without it a touchscreen reaches X11UI as the pointer
+    /// the server emulates from it (no long press for tooltips).
+    static let xi = LoadedLibrary.open(
+        "libXi.so.6", empty: cx11_xi(), load: cx11_xi_load,
+        missing: "touches arrive as an emulated pointer (no long press for tooltips)")
 }

@@ -17,6 +17,9 @@ struct WindowEvents: OptionSet, Sendable {
     static let pointerLeave = WindowEvents(rawValue: 1 << 8)
     static let focusChange = WindowEvents(rawValue: 1 << 9)
     static let propertyChange = WindowEvents(rawValue: 1 << 10)
+    /// XInput 2.2 touch events, when the server has them (no core event mask bit: see
+    /// DisplayConnection+Touch.swift).
+    static let touch = WindowEvents(rawValue: 1 << 11)
 
     /// The X event mask for these kinds.
     var xMask: Int {
@@ -118,6 +121,7 @@ final class NativeWindow {
             connection.display, parent ?? connection.root, Int32(frame.minX), Int32(frame.minY),
             UInt32(max(1, frame.width)), UInt32(max(1, frame.height)), 0, depth, UInt32(InputOutput), visual, mask,
             &attributes)
+        if events.contains(.touch) { connection.selectTouch(on: id) }
         return NativeWindow(
             id: id, connection: connection, isOwned: true, visual: visual, depth: depth,
             colormap: argb?.colormap ?? connection.colormap, isTranslucent: argb != nil, ownerEvents: 0)
@@ -163,6 +167,7 @@ final class NativeWindow {
             }
         }
         connection.release(id)
+        connection.touchWindowsWaiting.remove(id)
     }
 
     private var isLive: Bool { !isDestroyed && connection.isUsable }

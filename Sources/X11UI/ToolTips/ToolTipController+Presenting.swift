@@ -117,9 +117,10 @@ extension ToolTipController {
         let entrance: ToolTipPresenter.Entrance =
             inPlace ? .update : machine.browses(source, now: scheduler.now) ? .atOnce : .fade
         presenter.present(
-            request(
-                for: source, configuration: configuration, interaction: interaction, view: view, window: window,
-                origin: origin, pointer: pointerOnScreen, cursor: cursor),
+            touchPlaced(
+                request(
+                    for: source, configuration: configuration, interaction: interaction, view: view, window: window,
+                    origin: origin, pointer: pointerOnScreen, cursor: cursor)),
             entrance: entrance)
         guard presenter.isShown, let geometry = presenter.geometry else {
             feed(.dismissAll)  // the display went away: nothing is on the screen

@@ -3,7 +3,7 @@
 /// them, decides once per event over what they heard and tells the controller.
 @MainActor
 final class ToolTipEventRouter: WindowInteraction {
-    private unowned let controller: ToolTipController
+    unowned let controller: ToolTipController
     /// What the tooltip interactions of the views forwarded since the window-wide stage last
     /// came, in the order they heard it.
     private(set) var heard: [(interaction: WeakInteraction, event: InteractionEvent)] = []
@@ -62,7 +62,7 @@ final class ToolTipEventRouter: WindowInteraction {
         else { return false }
         heard.removeAll(keepingCapacity: true)
         notePointer(in: context.window, at: location, root: root)
-        controller.feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
+        feedPointer(resolvedTarget, at: root, touch: context.touch, arrival: takePointerArrival())
         return true
     }
 
@@ -107,7 +107,7 @@ final class ToolTipEventRouter: WindowInteraction {
         switch event {
         case .pointerMoved:
             guard let location = context.location, let root = context.rootLocation else { return }
-            pointerMoved(in: window, at: location, root: root, deepest: context.deepest) {
+            pointerMoved(in: window, at: location, root: root, deepest: context.deepest, touch: context.touch) {
                 heard.motionCandidates(deepest: context.deepest, at: location)
             }
         case .pointerExited:
@@ -162,18 +162,18 @@ final class ToolTipEventRouter: WindowInteraction {
     /// The pointer moved in `window`; `candidates` (asked for only when the target must be
     /// resolved again) are the tooltip interactions under it with their points.
     private func pointerMoved(
-        in window: Window, at location: Point, root: Point, deepest: View?,
+        in window: Window, at location: Point, root: Point, deepest: View?, touch: TouchPhase?,
         candidates: () -> [(ToolTipInteraction, Point)]
     ) {
         notePointer(in: window, at: location, root: root)
         if case .source(let current) = resolvedTarget, deepest === resolvedDeepest, current.region.contains(root) {
             // Still in the same region of the same view: the delegate is not asked again.
-            controller.feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
+            feedPointer(resolvedTarget, at: root, touch: touch, arrival: takePointerArrival())
             return
         }
         resolvedDeepest = deepest
         resolvedTarget = controller.resolve(in: window, candidates())
-        controller.feed(.pointer(resolvedTarget, at: root), at: takePointerArrival())
+        feedPointer(resolvedTarget, at: root, touch: touch, arrival: takePointerArrival())
     }
 
     /// Where the pointer is: a new weak reference only when it moved to another window.

@@ -38,6 +38,8 @@ struct InteractionContext {
     var focused: View?
     /// For keys: the key as the server reported it.
     var key: KeyEvent?
+    /// For pointer events: the touch they stand for, when a finger made them.
+    var touch: TouchPhase?
 
     init(window: Window) { self.window = window }
 }

@@ -11,6 +11,10 @@ struct HoverState {
     var clickCount = 0
     /// The cursor defined on the window; nil: none (the parent's shows).
     var cursor: Cursor?
+    /// The touch the pointer events being handled stand for (Window+Touch.swift), and whether
+    /// the finger followed went down in this window.
+    var touch: TouchPhase?
+    var fingerDown = false
 }
 
 /// Keyboard focus within the window.
@@ -40,7 +44,7 @@ extension Window {
     }
 
     func handleEvent(_ event: Event) {
-        guard let application else { return }
+        guard let application, !handledAsTouch(event) else { return }
         switch event {
         case .pointerEnter, .pointerMotion, .buttonPress, .buttonRelease, .keyPress:
             // An unmapped window gets no input from the server; anything else (a host passing
@@ -360,6 +364,7 @@ extension Window {
     /// real leave. Otherwise a tooltip Escape dismissed would stay suppressed after the window
     /// is shown again, and resting on its view would never show it.
     func deliverWindowDeactivated(pointerLeft: Bool = false) {
+        if pointerLeft { forgetTouch() }
         var views = Array(hover.chain.reversed())
         if let focused = focusedView, !views.contains(where: { $0 === focused }) { views.append(focused) }
         for view in views {
@@ -382,6 +387,7 @@ extension Window {
         context.location = p.location
         context.rootLocation = p.rootLocation
         context.deepest = deepest
+        context.touch = hover.touch
         return context
     }
 }

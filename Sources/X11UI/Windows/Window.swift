@@ -319,7 +319,7 @@ open class Window: EventTarget {
     var events: WindowEvents {
         [
             .exposure, .structure, .keyPress, .keyRelease, .buttonPress, .buttonRelease, .pointerMotion,
-            .pointerEnter, .pointerLeave, .focusChange, .propertyChange,
+            .pointerEnter, .pointerLeave, .focusChange, .propertyChange, .touch,
         ]
     }
 
