@@ -160,6 +160,33 @@ struct HostileBusTests {
         #expect(lines.count == 1 && lines[0].contains("64 KiB"), "\(lines)")
     }
 
+    /// The same on the accessibility bus: the 50 MB signal is never read, the connection that
+    /// carried it is dropped, and the program registers again on a new one (a screen reader
+    /// that was reading it finds it again); one warning, the program responsive throughout.
+    @Test func a50MBSignalOnTheAccessibilityBusIsDroppedAndTheBusConnectedAgain() throws {
+        let accessibility = try TestSessionBus(maxMessageSize: 64 << 20)
+        let client = try TestBusClient(bus: accessibility)
+        let demo = try Demo(environment: [
+            "AT_SPI_BUS_ADDRESS": accessibility.address, "DBUS_SESSION_BUS_ADDRESS": "",
+        ])
+        let pid = demo.program.process.pid
+        let first = try #require(client.uniqueName(ofProcess: pid), "the demo on the accessibility bus")
+        let before = Self.peakKB(demo.program)
+        #expect(client.command("big-signal \(first) 50000000", timeout: 60))
+        #expect(demo.hoverShowsTheTooltip())
+        var second: String?
+        #expect(
+            wait(timeout: 30) {
+                second = client.uniqueName(ofProcess: pid, timeout: 1)
+                return second != nil && second != first
+            }, "connected again: \(second ?? "no connection")")
+        let grown = Self.peakKB(demo.program) - before
+        #expect(grown < 16_384, "the peak grew by \(grown) kB")
+        #expect(demo.hoverShowsTheTooltip(), "still responsive")
+        let lines = demo.program.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("accessibility bus") && lines[0].contains("64 KiB"), "\(lines)")
+    }
+
     /// A portal whose answers are 10 MB each: never read, and the program connects again at
     /// a growing delay (one, two, four seconds…), with one warning in all, its memory flat.
     @Test func tenMegabytePortalAnswersAreDroppedUnread() throws {

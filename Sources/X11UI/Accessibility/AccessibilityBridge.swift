@@ -34,34 +34,15 @@ final class AccessibilityBridge {
     /// the object late (its showing event queued behind others) hears what showed, not nothing.
     private(set) var lastToolTipText: String?
 
-    /// Starts looking for the accessibility bus on the first turn of the run loop (the first
-    /// window paints first), unless `NO_AT_BRIDGE=1` says not to (GTK's switch).
-    static func startWhenRunning(_ application: Application) {
-        guard Environment.value("NO_AT_BRIDGE") != "1" else { return }
-        application.schedule(after: .zero) { [weak application] in
-            guard let application, !application.isClosed else { return }
-            AccessibilityBus.findAddress(for: application) { [weak application] address in
-                guard let application, !application.isClosed, application.accessibility == nil, let address else {
-                    return
-                }
-                // Through the run loop: a bus that never answers its hello costs nothing.
-                DBusConnection.connect(to: address, application: application) { [weak application] bus in
-                    guard let bus else { return }
-                    guard let application, !application.isClosed, application.accessibility == nil else {
-                        bus.close()
-                        return
-                    }
-                    application.accessibility = AccessibilityBridge(application: application, bus: bus)
-                }
-            }
-        }
-    }
-
-    private init(application: Application, bus: DBusConnection) {
+    init(application: Application, bus: DBusConnection, retry: SessionBusRetry) {
         self.application = application
         self.bus = bus
         bus.onMessage = { [unowned self] message in self.receive(message) }
-        bus.onDisconnect = { [weak application] in application?.accessibility = nil }
+        bus.onDisconnect = { [weak application] in
+            guard let application else { return }
+            application.accessibility = nil
+            Self.connectionWasLost(application, retry: retry)
+        }
         register()
     }
 
