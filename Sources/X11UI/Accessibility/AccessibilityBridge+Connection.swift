@@ -32,7 +32,8 @@ extension AccessibilityBridge {
                     var connected = retry ?? SessionBusRetry()
                     connected.connectedAt = .now()
                     connected.failures = 0
-                    application.accessibility = AccessibilityBridge(application: application, bus: bus, retry: connected)
+                    application.accessibility = AccessibilityBridge(
+                        application: application, bus: bus, retry: connected)
                 }
             }
         }
