@@ -75,8 +75,9 @@ public final class ToolTipController {
         for effect in machine.reduce(input, now: time) { perform(effect) }
     }
 
-    /// What the presentation returns is fed back: performed while the machine is fed, it
-    /// waits its turn behind any input the delegates caused meanwhile.
+    /// Performs one of the machine's effects. What the presentation returns is fed back to the
+    /// machine: effects are performed while it is being fed, so that input waits its turn,
+    /// behind any a delegate caused meanwhile.
     private func perform(_ effect: ToolTipStateMachine.Effect) {
         switch effect {
         case .setTimer(let deadline):
