@@ -133,7 +133,7 @@ final class TouchInputTests {
         #expect(app.toolTips.shownText == "What this shop sells.")
         #expect(display.run(until: { self.toolTipMapped }), "the tooltip window is mapped on the server")
         let frame = try #require(app.toolTips.shownFrame)
-        let finger = ToolTipController.fingerSide * app.scale / 2
+        let finger = ToolTipPresenter.Request.fingerSide * app.scale / 2
         #expect(frame.maxY <= point.y + 2 - finger, "above the finger, clear of its contact: \(frame) \(point)")
         touch(XI_TouchEnd, at: Point(x: point.x + 3, y: point.y + 2), in: s.window, after: 400)
         clock.advance(by: .seconds(10))
@@ -156,7 +156,7 @@ final class TouchInputTests {
         touch(XI_TouchBegin, at: point, in: s.window)
         clock.advance(by: .milliseconds(500))
         let frame = try #require(app.toolTips.shownFrame)
-        let finger = ToolTipController.fingerSide * app.scale / 2
+        let finger = ToolTipPresenter.Request.fingerSide * app.scale / 2
         #expect(frame.minY >= point.y + finger, "below the finger: \(frame) \(point)")
         touch(XI_TouchEnd, at: point, in: s.window, after: 600)
     }

@@ -72,6 +72,16 @@ public struct ToolTipConfiguration {
         }
     }
 
+    /// The part of a view with `bounds` this configuration covers: its rect clamped to the
+    /// view, or the whole view; nil for a rect that is not a rect (NaN, negative size) or lies
+    /// outside the view.
+    func region(in bounds: Rect) -> Rect? {
+        guard let rect = sourceRect else { return bounds }
+        guard rect.isFinite, rect.width >= 0, rect.height >= 0 else { return nil }
+        let clamped = rect.intersection(bounds)
+        return clamped.isEmpty ? nil : clamped
+    }
+
     /// Whether two configurations show the same thing (views built by closures are never
     /// assumed equal, except to themselves by identity of the text they contain).
     @MainActor

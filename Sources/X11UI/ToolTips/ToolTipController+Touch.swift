@@ -31,21 +31,19 @@ extension ToolTipEventRouter {
     }
 }
 
-extension ToolTipController {
+extension ToolTipPresenter.Request {
     /// The side of a finger's contact at 96 dpi (about 10 mm, a fingertip's width): a tooltip
     /// shown by a long press keeps this clear around the touch point.
     static let fingerSide: Double = 40
 
-    /// `request` for a hover tooltip a long press showed: it points at the finger, a
+    /// This request for a hover tooltip a long press showed: it points at the finger, a
     /// finger-sized square around the touch point, from above rather than below (the hand is
     /// below the finger), and goes below it only when there is no room above (the layout's
-    /// flip). Other requests are returned as they are.
-    func touchPlaced(_ request: ToolTipPresenter.Request) -> ToolTipPresenter.Request {
-        guard machine.showing?.byTouch == true, request.expansion == nil, let pointer = request.pointer,
-            pointer.isFinite
-        else { return request }
-        var placed = request
-        let side = Self.fingerSide * application.scale
+    /// flip). An expansion tooltip, or one with no pointer, is returned as it is.
+    func placedClearOfFinger(scale: Double) -> ToolTipPresenter.Request {
+        guard expansion == nil, let pointer, pointer.isFinite else { return self }
+        var placed = self
+        let side = Self.fingerSide * scale
         let finger = Rect(x: -side / 2, y: -side / 2, width: side, height: side)
         placed.source = finger.offsetBy(dx: pointer.x, dy: pointer.y)
         placed.cursor = CursorInk(box: finger)

@@ -8,8 +8,9 @@
 /// window's pointer, button, key, focus and deactivation events after them and decides once per
 /// event (the one place that knows which tooltip is shown, like GTK's per-display tooltip). The
 /// controller turns what the router hands over into inputs of the pure `ToolTipStateMachine`,
-/// and its effects into questions to delegates, the one timer (`ToolTipTimer`) and shows and
-/// hides through the presenter (`ToolTipPresenter`, which owns the tooltip's window).
+/// and its effects into the one timer (`ToolTipTimer`) and into questions to delegates, shows
+/// and hides through its presentation (`ToolTipPresentation`: what is shown and why, and the
+/// presenter that owns the tooltip's window).
 @MainActor
 public final class ToolTipController {
     unowned let application: Application
@@ -18,7 +19,7 @@ public final class ToolTipController {
     /// The delays of tooltips whose interaction sets none.
     public var timings: ToolTipTimings = .standard
 
-    private(set) var machine = ToolTipStateMachine()
+    private var machine = ToolTipStateMachine()
     /// The one timer the machine asks for (`.setTimer`), on the scheduler's clock.
     private(set) lazy var timer = ToolTipTimer(
         scheduler: RunLoopToolTipScheduler(application: application),
@@ -26,25 +27,12 @@ public final class ToolTipController {
         wokeEarly: { [unowned self] deadline in prepareShow(due: deadline) })
     /// The tooltips' stage of the interaction channel: events in, the machine's inputs out.
     private(set) lazy var router = ToolTipEventRouter(controller: self)
-    private(set) lazy var presenter = ToolTipPresenter(application: application)
-    /// How many times a tooltip moved with the pointer (for tests and the benchmark).
-    var follows = 0
+    /// What is shown and why: the delegates' answers, the shown tooltip, the presenter.
+    private let presentation: ToolTipPresentation
+    /// The interactions the machine knows by id.
+    private var known = ToolTipInteractionRegistry()
     /// The time the machine was last given: it never goes back.
     private var lastInputTime: MonotonicInstant?
-    /// Interactions the machine knows by id (weakly).
-    var known: [UInt64: WeakInteraction] = [:]
-    /// The delegate's answer when the pointer entered the region under it: a hover tooltip
-    /// shows it rather than asking again, unless a click, a key or `setNeedsUpdate()` came
-    /// between.
-    var resolvedAnswer: Answered?
-    /// The answer to the last question, for the show or update that follows.
-    var answered: Answered?
-    /// The shown tooltip.
-    var shown: Shown?
-    /// Set when the shown tooltip must be laid out again whatever its delegate answers.
-    var relayoutPending = false
-    /// Set once the application closes: nothing shows any more.
-    private(set) var isTornDown = false
     /// Inputs that arrived while effects were being performed (a delegate that removes its
     /// view or asks for an update while answering, say); they are applied, in order, once the
     /// current ones are done.
@@ -53,9 +41,12 @@ public final class ToolTipController {
 
     /// The clock and timer queue of the tooltip rules: the run loop's, or a test's virtual one.
     var scheduler: any ToolTipScheduler { timer.scheduler }
+    /// Lays out, places, paints and fades the tooltip, in the display's one tooltip window.
+    var presenter: ToolTipPresenter { presentation.presenter }
 
     init(application: Application) {
         self.application = application
+        presentation = ToolTipPresentation(application: application)
     }
 
     // MARK: - Driving the machine: its inputs in order, its effects performed
@@ -84,28 +75,73 @@ public final class ToolTipController {
         for effect in machine.reduce(input, now: time) { perform(effect) }
     }
 
+    /// Performs one of the machine's effects. What the presentation returns is fed back to the
+    /// machine: effects are performed while it is being fed, so that input waits its turn,
+    /// behind any a delegate caused meanwhile.
     private func perform(_ effect: ToolTipStateMachine.Effect) {
         switch effect {
         case .setTimer(let deadline):
             timer.set(deadline)
         case .hide:
-            guard presenter.isShown else { return }
-            let source = shown?.interaction.value?.view
-            let text = presenter.text
-            presenter.hide()
-            shown = nil
-            application.inspector?.toolTip(shown: false, source: source?.identifier, text: text, frame: nil)
-            application.accessibility?.toolTipDidChange(source: source)
-        case .ask(let source):
-            ask(source, again: false)
-        case .reask(let source):
-            ask(source, again: true)
+            presentation.hide()
+        case .ask(let source), .reask(let source):
+            let interaction = known[source.interaction]
+            let again = effect == .reask(source)
+            feed(.answer(presentation.ask(source, of: interaction, again: again, pointer: router.pointer)))
         case .show(let source):
-            present(source, inPlace: false)
+            // Browsing from one tooltip to the next shows each at once; the first one fades in.
+            let entrance: ToolTipPresenter.Entrance = machine.browses(source, now: scheduler.now) ? .atOnce : .fade
+            feed(
+                presentation.present(
+                    source, entrance: entrance, style: style, pointer: router.pointer?.root,
+                    byTouch: machine.showing?.byTouch == true))
         case .update(let source):
-            present(source, inPlace: true)
+            feed(
+                presentation.present(
+                    source, entrance: .update, style: style, pointer: router.pointer?.root,
+                    byTouch: machine.showing?.byTouch == true))
         case .follow(let point):
-            follow(to: point)
+            // A tooltip that follows the pointer: the machine says when it moves (at most once
+            // a frame, never for a pointer that stood still).
+            guard let source = machine.shown, let frame = presentation.follow(source, to: point, style: style)
+            else { return }
+            feed(.placed(frame))
+        }
+    }
+
+    /// Woken a moment before `deadline` (`ToolTipTimer`): when it is the deadline of the show
+    /// pending, the presentation may make the hidden tooltip window ready for it. The machine
+    /// hears nothing: the show still happens at the deadline, through the same path, and
+    /// anything that happens before then (the pointer moves on, a key, a click) decides as it
+    /// would have.
+    private func prepareShow(due deadline: MonotonicInstant) {
+        // Only on the wake just before this deadline: a timer armed for an earlier one (the
+        // pointer moved on to another source since) wakes long before it.
+        guard deadline - scheduler.now <= scheduler.earlyWake * 2, machine.showing == nil, machine.question == nil,
+            let pending = machine.pending, pending.deadline == deadline
+        else { return }
+        presentation.prepare(pending.source, style: style, pointer: router.pointer?.root)
+    }
+
+    /// The machine's source for `interaction`, its region in root coordinates.
+    func source(
+        _ interaction: ToolTipInteraction, region: Rect, anchor: ToolTipStateMachine.Anchor
+    ) -> ToolTipStateMachine.Source {
+        ToolTipStateMachine.Source(
+            interaction: interaction.id, region: region, anchor: anchor, timings: interaction.timings ?? timings,
+            follows: anchor == .pointer && interaction.resolvedPlacement.anchor == .followsPointer
+                && !interaction.isExpansion)
+    }
+
+    /// Remembers `interaction` before the machine hears of it as a source (the machine knows
+    /// sources by id; their interactions are looked up when it asks).
+    func remember(_ interaction: ToolTipInteraction) {
+        known.remember(interaction) {
+            [
+                machine.shown?.interaction, machine.pending?.source.interaction, machine.pointer.source?.interaction,
+                machine.suppressed?.source.interaction, machine.pressTarget?.source?.interaction,
+                machine.question?.source.interaction, presentation.shownInteraction?.id,
+            ]
         }
     }
 
@@ -122,19 +158,127 @@ public final class ToolTipController {
     public var shownEdge: ToolTipPlacement.Edge? { presenter.isShown ? presenter.geometry?.edge : nil }
     /// The view whose tooltip is shown.
     @_spi(Testing)
-    public var shownSource: View? { shown?.interaction.value?.view }
-    /// The shown tooltip as assistive technologies are told of it: nil when none shows, and
-    /// when an expansion tooltip shows alone (its text is the view's accessible name already,
-    /// which a screen reader would read twice); the view's own tooltip when an expansion
-    /// tooltip shows it below the full text.
-    var accessibleText: String? {
-        guard let text = shownText else { return nil }
-        guard let expansion = shown?.configuration.expansion else { return text }
-        return expansion.own.map { ToolTipConfiguration(content: $0).plainText }
-    }
+    public var shownSource: View? { presentation.shownInteraction?.view }
+    /// The shown tooltip as assistive technologies are told of it (see
+    /// `ToolTipPresentation.accessibleText`).
+    var accessibleText: String? { presentation.accessibleText }
+    /// Whether the shown tooltip's views take pointer and keyboard events (a click tooltip's).
+    var shownIsInteractive: Bool { presentation.shownIsInteractive }
 
     /// The X window of the tooltip (nil before the first show).
     public var windowID: X11WindowID? { presenter.windowID }
+
+    // MARK: - What the event router hands over: pointer targets, keys, focus, views, windows
+
+    /// Query bubbling: of the tooltip interactions that heard the event (innermost view first),
+    /// the first enabled one that answers for its point wins; its answer is kept for its show.
+    func resolve(in window: Window, _ candidates: [(ToolTipInteraction, Point)]) -> ToolTipStateMachine.Target {
+        guard let origin = window.screenOrigin else { return .nothing }
+        for (interaction, local) in candidates where interaction.isEnabled {
+            guard let view = interaction.view, let configuration = interaction.configuration(at: local),
+                configuration.hasContent, let region = configuration.region(in: view.bounds), region.contains(local)
+            else { continue }
+            remember(interaction)
+            presentation.keep(configuration, of: interaction, at: local)
+            let screenRegion = view.convertToWindow(region).offsetBy(dx: origin.x, dy: origin.y)
+            let anchor: ToolTipStateMachine.Anchor = interaction.trigger == .click ? .click : .pointer
+            return .source(source(interaction, region: screenRegion, anchor: anchor))
+        }
+        return .nothing
+    }
+
+    /// A click or a key may change what a delegate answers: the answer kept from when the
+    /// pointer entered its region is not used.
+    func forgetResolvedAnswer() {
+        presentation.forgetResolvedAnswer()
+    }
+
+    /// A key in `window` for the views of the shown click tooltip, when its source is there:
+    /// Tab from the focused source enters them; returns whether the key was used.
+    func contentKeyPressed(_ event: KeyEvent, in window: Window) -> Bool {
+        guard shownIsInteractive, let source = shownSource, source.window === window,
+            let host = presenter.hostWindow
+        else { return false }
+        return host.contentKeyPressed(event, source: source)
+    }
+
+    /// A key went down. Escape dismisses the tooltip; Space and Return toggle `clickToolTip`,
+    /// the first click tooltip of the focused view (the toggletip pattern). Returns whether the
+    /// key was used up (only Escape that hid a tooltip is: the view still acts on Space and
+    /// Return, a button presses).
+    func keyPressed(_ event: KeyEvent, toggling clickToolTip: ToolTipInteraction? = nil) -> Bool {
+        presentation.forgetResolvedAnswer()  // a key may change what the delegate answers
+        switch event.key {
+        case .escape:
+            let dismisses = machine.escapeDismisses
+            feed(.escape)
+            return dismisses
+        case .space, .return:
+            guard event.modifiers.isDisjoint(with: [.control, .alt]), let interaction = clickToolTip,
+                interaction.isEnabled, let view = interaction.view, view.isVisibleInWindow,
+                let frame = view.frameOnScreen
+            else { return false }
+            remember(interaction)
+            feed(.activate(source(interaction, region: frame, anchor: .click)))
+            return false
+        default:
+            return false
+        }
+    }
+
+    /// Ctrl+F1 on the focused view: shows its tooltip at once, placed at the view as for
+    /// keyboard focus (after Escape hid it, say, or for a view focused by a click), or hides it
+    /// when it is the one shown. Returns whether the view has a tooltip (the key is then used
+    /// up).
+    func helpKeyPressed(for interaction: ToolTipInteraction?) -> Bool {
+        presentation.forgetResolvedAnswer()  // a key may change what the delegate answers
+        guard let interaction, interaction.isEnabled, let view = interaction.view, view.isVisibleInWindow,
+            let frame = view.frameOnScreen
+        else { return false }
+        if machine.shown?.interaction == interaction.id {
+            feed(.dismiss(interaction.id))
+        } else {
+            remember(interaction)
+            feed(.present(source(interaction, region: frame, anchor: .focus)))
+        }
+        return true
+    }
+
+    /// Focus moved to the view of `toolTip` (the first hover tooltip of the focused view), or to
+    /// a view without one, or to nothing (nil).
+    func focusDidMove(to toolTip: ToolTipInteraction?, byKeyboard: Bool) {
+        guard let interaction = toolTip, interaction.isEnabled, let view = interaction.view,
+            let frame = view.frameOnScreen
+        else {
+            feed(.focus(nil, byKeyboard: byKeyboard))
+            return
+        }
+        remember(interaction)
+        feed(.focus(source(interaction, region: frame, anchor: .focus), byKeyboard: byKeyboard))
+    }
+
+    /// A view (or an ancestor) was removed or hidden: the sources in it, and those gone, are
+    /// gone.
+    func viewDidDisappear(_ view: View) {
+        for (id, interaction) in known.entries where interaction?.view?.isDescendant(of: view) ?? true {
+            feed(.sourceGone(id))
+        }
+    }
+
+    /// A window was unmapped, closed or lost focus.
+    func windowDidDeactivate(_ window: Window) {
+        let ids = [
+            machine.shown?.interaction, machine.pending?.source.interaction, machine.question?.source.interaction,
+        ]
+        .compactMap { $0 }
+        for id in ids {
+            let owner = known[id]?.view?.window
+            if owner == nil || owner === window {
+                feed(.dismissAll)
+                return
+            }
+        }
+    }
 
     // MARK: - The tooltip window's own events (see ToolTipHostWindow)
 
@@ -159,13 +303,11 @@ public final class ToolTipController {
     func buttonPressedOnToolTip() { feed(.buttonPress(.toolTip)) }
     func buttonReleasedOnToolTip() { feed(.buttonRelease(.toolTip)) }
 
-    /// Whether the shown tooltip's views take pointer and keyboard events: a click tooltip's
-    /// do; hover and focus tooltips are not interactive, and a press on one goes through it.
-    var shownIsInteractive: Bool { presenter.isShown && shown?.interaction.value?.trigger == .click }
-
     /// A press on a tooltip that is not interactive: the state machine hides it, before the
     /// press is handed to what lies beneath it.
     func buttonPressedThroughToolTip() { feed(.buttonPress(.toolTip)) }
+
+    // MARK: - The interactions' requests, the desktop's changes, the clock and the end
 
     func interactionDidBecomeUnavailable(_ interaction: ToolTipInteraction) {
         feed(.sourceGone(interaction.id))
@@ -174,20 +316,18 @@ public final class ToolTipController {
     /// The fonts or the scale changed (the desktop's settings): a shown tooltip is laid out
     /// again in place, at its source's new place, even though its content is the same.
     func fontsDidChange() {
-        presenter.fontsDidChange()
-        guard presenter.isShown, let interaction = shown?.interaction.value else { return }
-        relayoutPending = true
+        guard let interaction = presentation.fontsDidChange() else { return }
         interactionNeedsUpdate(interaction)
     }
 
     func interactionNeedsUpdate(_ interaction: ToolTipInteraction) {
-        if resolvedAnswer?.interaction.value === interaction { resolvedAnswer = nil }
+        presentation.forgetResolvedAnswer(of: interaction)
         feed(.invalidate(interaction.id))
         // A view's own tooltip shows inside its expansion tooltip while its text is cut.
-        if let shown = self.shown?.interaction.value, shown.isExpansion, shown !== interaction,
+        if let shown = presentation.shownInteraction, shown.isExpansion, shown !== interaction,
             shown.view === interaction.view
         {
-            if resolvedAnswer?.interaction.value === shown { resolvedAnswer = nil }
+            presentation.forgetResolvedAnswer(of: shown)
             feed(.invalidate(shown.id))
         }
     }
@@ -227,79 +367,7 @@ public final class ToolTipController {
         // Withdraws any question to a delegate (the application may be closing from inside
         // one): its answer must not show a tooltip on a closed display.
         feed(.dismissAll)
-        isTornDown = true
         timer.stop()
-        presenter.destroy()
+        presentation.close()
     }
-
-    /// The part of the view a configuration covers: its rect clamped to the view, or the whole
-    /// view; nil for a rect that is not a rect (NaN, negative size) or lies outside the view.
-    static func region(of configuration: ToolTipConfiguration, in bounds: Rect) -> Rect? {
-        guard let rect = configuration.sourceRect else { return bounds }
-        guard rect.isFinite, rect.width >= 0, rect.height >= 0 else { return nil }
-        let clamped = rect.intersection(bounds)
-        return clamped.isEmpty ? nil : clamped
-    }
-
-    func source(
-        _ interaction: ToolTipInteraction, region: Rect, anchor: ToolTipStateMachine.Anchor
-    ) -> ToolTipStateMachine.Source {
-        ToolTipStateMachine.Source(
-            interaction: interaction.id, region: region, anchor: anchor, timings: interaction.timings ?? timings,
-            follows: anchor == .pointer && interaction.resolvedPlacement.anchor == .followsPointer
-                && !interaction.isExpansion)
-    }
-
-    func remember(_ interaction: ToolTipInteraction) {
-        guard known[interaction.id]?.value == nil else { return }
-        known[interaction.id] = WeakInteraction(interaction)
-        // Keep the table to the sources the machine still refers to, so a pointer crossing
-        // thousands of views does not grow it (checked only when it has grown).
-        if known.count > 32 {
-            let live: Set<UInt64> = [
-                interaction.id, machine.shown?.interaction, machine.pending?.source.interaction,
-                machine.pointer.source?.interaction, machine.suppressed?.source.interaction,
-                machine.pressTarget?.source?.interaction, machine.question?.source.interaction,
-                shown?.interaction.value?.id,
-            ].reduce(into: []) { if let id = $1 { $0.insert(id) } }
-            known = known.filter { live.contains($0.key) && $0.value.value != nil }
-        }
-    }
-
-}
-
-/// A delegate's answer, kept from the question to the show.
-@MainActor
-struct Answered {
-    var interaction: WeakInteraction
-    /// Where (in the view) the delegate was asked.
-    var point: Point
-    var configuration: ToolTipConfiguration
-}
-
-/// The tooltip on the screen: its interaction, the point (its view's coordinates) it was asked
-/// at, its content, and the pointer it was placed away from.
-@MainActor
-struct Shown {
-    var interaction: WeakInteraction
-    var point: Point
-    var configuration: ToolTipConfiguration
-    var pointer: Point?
-    /// The cursor shown at `pointer` when the tooltip showed (a tooltip that follows the
-    /// pointer keeps clear of it without reading it again).
-    var cursor: CursorInk = .standard
-    /// The source view's keyboard shortcut the tooltip shows.
-    var shortcut: KeyboardShortcut?
-}
-
-/// A weak reference, for tables of interactions.
-struct WeakInteraction {
-    weak var value: ToolTipInteraction?
-    init(_ value: ToolTipInteraction) { self.value = value }
-}
-
-/// A weak reference to a window.
-struct WeakWindow {
-    weak var value: Window?
-    init(_ value: Window) { self.value = value }
 }

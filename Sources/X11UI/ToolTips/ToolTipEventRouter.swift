@@ -7,8 +7,10 @@ final class ToolTipEventRouter: WindowInteraction {
     /// What the tooltip interactions of the views forwarded since the window-wide stage last
     /// came, in the order they heard it.
     private(set) var heard: [(interaction: WeakInteraction, event: InteractionEvent)] = []
+    /// Where a pointer is: its window, where in it, and where on the screen.
+    typealias Pointer = (window: WeakWindow, location: Point, root: Point)
     /// Where the pointer was last seen.
-    private(set) var pointer: (window: WeakWindow, location: Point, root: Point)?
+    private(set) var pointer: Pointer?
     /// The deepest view under the pointer when the target was last resolved, and that target.
     private weak var resolvedDeepest: View?
     private var resolvedTarget: ToolTipStateMachine.Target = .nothing
@@ -93,12 +95,18 @@ final class ToolTipEventRouter: WindowInteraction {
             if case .keyPressed = event { return interaction.view === context.focused }
             return false
         }
-        if ToolTipController.isHelpKey(key) {
+        if Self.isHelpKey(key) {
             // The focused view's own tooltip: its first hover tooltip, else its first click one.
             let toolTip = own.first { $0.0.trigger == .hover } ?? own.first
             return controller.helpKeyPressed(for: toolTip?.0)
         }
         return controller.keyPressed(key, toggling: own.first { $0.0.trigger == .click }?.0)
+    }
+
+    /// Ctrl+F1, GTK's key for the focused widget's tooltip.
+    private static func isHelpKey(_ event: KeyEvent) -> Bool {
+        event.key == .other(0xffbe) && event.modifiers.contains(.control)
+            && event.modifiers.isDisjoint(with: [.shift, .alt])
     }
 
     /// The pointer and focus events of a window that feeds tooltips.
@@ -197,6 +205,12 @@ final class ToolTipEventRouter: WindowInteraction {
         resolvedDeepest = nil
         resolvedTarget = .nothing
     }
+}
+
+/// A weak reference to a window.
+struct WeakWindow {
+    weak var value: Window?
+    init(_ value: Window) { self.value = value }
 }
 
 /// What the interactions of the views heard of one event, as recorded.
