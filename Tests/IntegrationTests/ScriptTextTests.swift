@@ -116,14 +116,14 @@ final class ScriptTextTests {
         let y = Int(frame.minY + text.padding + fonts.lineHeight / 2)
         let left = Int(frame.minX + text.padding)
         probe.movePointer(to: left + 1, y)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.button(1, down: true)
         probe.movePointer(to: left + Int(flagWidth + familyWidth / 3), y)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.button(1, down: false)
         #expect(display.run(until: { text.selectedText == "🇰🇷" }), "dragged: \(text.selectedText)")
         probe.movePointer(to: left + Int(flagWidth + familyWidth * 2 / 3), y)
-        display.run(for: .milliseconds(20))
+        display.settle()
         #expect(text.selectedText == "🇰🇷", "the release ended the drag")
 
         // Double-click on a Thai word selects the dictionary's word.
