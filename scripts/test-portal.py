@@ -13,8 +13,8 @@ type). --version 1 is a portal without ReadOne (a call of it is an UnknownMethod
 ("release"); --pad adds a key `x-pad` of BYTES bytes to org.freedesktop.appearance (an answer of
 that size). Prints "READY" once it owns the name, and "CALL <method> <key>" for each call
 (`CALL ReadAll ns1,ns2` for ReadAll).
---activated is a portal the bus starts on demand: it reads no commands and appends what it
-would print to LOG.
+--activated is a portal the bus starts on demand: it reads no commands, appends what it would
+print to LOG, and "EXIT bus closed" when its bus goes away.
 Commands on standard input, one a line, each answered "DONE <command>":
 
     set NAMESPACE KEY VALUE    sets the value and emits SettingChanged
@@ -22,7 +22,8 @@ Commands on standard input, one a line, each answered "DONE <command>":
     release                    answers the calls held so far (--hold)
     quit
 
-It exits when its bus goes away or its parent ends, whatever it was told.
+It exits when its bus goes away, whatever it was told, or when its parent ends (but with
+--activated: its parent is then the bus's activation helper, which ends once the name is owned).
 
 Uses Debian's python3-gi (Gio); no other module.
 """
@@ -163,22 +164,29 @@ def main():
         say("LOST")
         loop.quit()
 
-    # It never outlives its bus or its parent (the test, or the bus that started it): a test
-    # that fails or is stopped before it says "quit" leaves no portal behind. The bus's end
-    # closes the connection; the parent's makes its pidfd readable.
-    def gone(*_):
+    # It never outlives its bus, nor the test that started it: a test that fails or is stopped
+    # before it says "quit" leaves no portal behind. The bus's end closes the connection; the
+    # parent's makes its pidfd readable. A portal the bus started (--activated) lives as long
+    # as the bus: its parent is dbus-daemon's activation helper, which ends as soon as the
+    # portal owns its name, while the calls that started it are still on their way to it.
+    def gone(reason):
+        if log:
+            say(f"EXIT {reason}")
         loop.quit()
         return False
 
-    bus.connect("closed", gone)
-    parent = os.getppid()
-    try:
-        pidfd = os.pidfd_open(parent)
-        GLib.io_add_watch(GLib.IOChannel.unix_new(pidfd), GLib.IO_IN | GLib.IO_HUP, gone)
-    except OSError:  # no pidfd (a kernel before 5.3): the parent is checked now and then
-        GLib.timeout_add_seconds(1, lambda: gone() if os.getppid() != parent else True)
-    if os.getppid() != parent:  # the parent went before the watch was set
-        return
+    bus.connect("closed", lambda *_: gone("bus closed"))
+    if not log:
+        parent = os.getppid()
+        try:
+            pidfd = os.pidfd_open(parent)
+            GLib.io_add_watch(
+                GLib.IOChannel.unix_new(pidfd), GLib.IO_IN | GLib.IO_HUP, lambda *_: gone("parent ended")
+            )
+        except OSError:  # no pidfd (a kernel before 5.3): the parent is checked now and then
+            GLib.timeout_add_seconds(1, lambda: gone("parent ended") if os.getppid() != parent else True)
+        if os.getppid() != parent:  # the parent went before the watch was set
+            return
 
     Gio.bus_own_name_on_connection(bus, SERVICE, Gio.BusNameOwnerFlags.DO_NOT_QUEUE, acquired, lost)
     if not log:

@@ -59,6 +59,13 @@ public final class InProcessDisplay {
         try? app.run(for: duration)
     }
 
+    /// Runs the application's loop for `duration`, checking `condition` after each of its
+    /// turns: false as soon as it fails. For what must stay true for a while (a tooltip the
+    /// pointer rests on), checked all along rather than once after a fixed time.
+    public func holds(for duration: Duration, _ condition: () -> Bool) -> Bool {
+        condition() && !run(until: { !condition() }, timeout: duration)
+    }
+
     /// Shows a window at the top left and waits until it is mapped and laid out.
     public func show(_ window: Window) {
         window.requestedPosition = Point(x: 0, y: 0)

@@ -49,7 +49,13 @@ public final class ProgramSession: @unchecked Sendable {
         guard wait(timeout: 10, { program.windows.allSatisfy { probe.info($0)?.isMapped == true } }) else {
             throw XvfbServer.StartError(description: "\(program) windows never mapped")
         }
-        usleep(50_000)
+        // Each window has handled what the server sent it up to its map (its configuration, its
+        // first exposure): two pings answered, the second in a later turn of the program's loop
+        // than the first, so that the turn that handled those events is over (its drawing sent,
+        // its layout written).
+        for window in program.windows where probe.ping(window) == false || probe.ping(window) == false {
+            throw XvfbServer.StartError(description: "\(program) did not answer a ping on \(window)")
+        }
         frames = program.frames()
         park()
     }

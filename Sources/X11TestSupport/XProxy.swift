@@ -1,3 +1,4 @@
+import CXTest
 import Foundation
 import Synchronization
 
@@ -44,9 +45,15 @@ public final class XProxy: @unchecked Sendable {
     private let serverSocketPath: String
     private let latencyNanoseconds: UInt64
     private let counts = Mutex(Counts())
+    /// Broadcast after each change of the counts, for `wait(timeout:until:)`.
+    private let countsChanged = NSCondition()
     /// The counts when a client's first MapWindow request crossed (nil: none yet).
     private let firstMap = Mutex<Counts?>(nil)
     private let stopFlag = Atomic<Bool>(false)
+    /// Written by `stop()` to wake the forwarding thread out of its poll.
+    private let wake: (read: Int32, write: Int32)
+    /// Signalled by the forwarding thread when it has closed every descriptor and returns.
+    private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
     private let unixPath: String?
     private let lockPath: String
@@ -82,6 +89,14 @@ public final class XProxy: @unchecked Sendable {
         display = tcp ? "127.0.0.1:\(claimed.number)" : ":\(claimed.number)"
         listener = claimed.fd
         listen(listener, 16)
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe2(&pipeEnds, O_CLOEXEC) == 0 else {
+            close(listener)
+            if let unixPath { unlink(unixPath) }
+            unlink(lockPath)
+            throw ProxyError(description: "no pipe for the forwarding thread")
+        }
+        wake = (pipeEnds[0], pipeEnds[1])
         let thread = Thread { [self] in run() }
         thread.stackSize = 1 << 20
         self.thread = thread
@@ -95,17 +110,32 @@ public final class XProxy: @unchecked Sendable {
     /// The core protocol's MapWindow request.
     static let mapWindowOpcode: UInt8 = 8
 
-    /// Stops listening and forwarding, and removes the socket.
+    /// Stops listening and forwarding, and removes the socket: returns once the forwarding
+    /// thread has closed its connections and the listener (or after 5 s, should it be stuck).
     public func stop() {
         guard !stopFlag.exchange(true, ordering: .relaxed) else { return }
-        close(listener)
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+        _ = finished.wait(timeout: .now() + 5)
+        close(wake.write)
         if let unixPath { unlink(unixPath) }
         unlink(lockPath)
-        usleep(20_000)
     }
 
     /// The counts so far.
     public var snapshot: Counts { counts.withLock { $0 } }
+
+    /// Waits until `condition` holds for the counts, woken by each message that crosses the
+    /// proxy; returns whether it held within `timeout` seconds.
+    public func wait(timeout: TimeInterval, until condition: (Counts) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        countsChanged.lock()
+        defer { countsChanged.unlock() }
+        while !condition(snapshot) {
+            guard countsChanged.wait(until: deadline) else { return condition(snapshot) }
+        }
+        return true
+    }
 
     /// The counts when the first MapWindow request since `resetFirstMap()` crossed the proxy:
     /// its `replies` are the round trips a program waited for before it mapped a window.
@@ -196,13 +226,19 @@ public final class XProxy: @unchecked Sendable {
             let polled = streams.count  // streams accepted below wait for the next poll
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             for stream in streams { fds.append(pollfd(fd: stream.from, events: Int16(POLLIN), revents: 0)) }
+            fds.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
             let due = streams.compactMap { $0.pending.first?.due }.min()
-            let timeout: Int32 = due.map { Int32(max(0, (Int64($0) - Int64(now())) / 1_000_000)) } ?? 50
-            _ = poll(&fds, nfds_t(fds.count), min(timeout, 50))
+            // Nothing to write later: sleep until a descriptor is ready (`stop()` writes one).
+            let timeout: Int32 = due.map { Int32(max(0, (Int64($0) - Int64(now()) + 999_999) / 1_000_000)) } ?? -1
+            _ = poll(&fds, nfds_t(fds.count), timeout)
+            if stopFlag.load(ordering: .relaxed) { break }
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let client = accept(listener, nil, nil)
                 if client >= 0 {
                     counts.withLock { $0.connections += 1 }
+                    countsChanged.lock()
+                    countsChanged.broadcast()
+                    countsChanged.unlock()
                     let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
                     if UnixSocket.connect(server, to: serverSocketPath) == 0 {
                         var noDelay: Int32 = 1
@@ -233,6 +269,11 @@ public final class XProxy: @unchecked Sendable {
                 if !stream.upstream, tally.replies > 0, flag.value {
                     flag.value = false
                     newRoundTrip = true
+                }
+                defer {
+                    countsChanged.lock()
+                    countsChanged.broadcast()
+                    countsChanged.unlock()
                 }
                 counts.withLock { c in
                     if stream.upstream {
@@ -272,6 +313,9 @@ public final class XProxy: @unchecked Sendable {
             }
         }
         for stream in streams { close(stream.from) }
+        close(listener)
+        close(wake.read)
+        finished.signal()
     }
 }
 

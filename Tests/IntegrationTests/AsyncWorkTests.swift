@@ -186,14 +186,13 @@ final class RunLoopSourceTests {
         app.removeSource(source)
         app.removeSource(source)
         write("more")
-        display.run(for: .milliseconds(50))
-        #expect(received == "hello")
+        #expect(display.holds(for: .milliseconds(50)) { received == "hello" }, "a removed source is not called")
         #expect(Self.readAll(pipeEnds[0]) == "more")
     }
 
     @Test func theHostsOneDescriptorIsReadableWhenASourceIs() throws {
         let app = display.app
-        display.run(for: .milliseconds(20))
+        display.settle()  // nothing left from the server
         var calls = 0
         let readEnd = pipeEnds[0]
         app.addSource(fileDescriptor: readEnd, events: Int16(POLLIN)) { _ in
@@ -232,7 +231,7 @@ final class RunLoopSourceTests {
         app.addSource(fileDescriptor: pipeEnds[0], events: Int16(POLLIN)) { events.append($0) }
         close(pipeEnds[0])
         pipeEnds[0] = -1
-        display.run(for: .milliseconds(30))
+        #expect(display.run(until: { app.sources.sources.isEmpty }))
         #expect(events.count == 1)
         #expect(events.first.map { $0 & Int16(POLLNVAL) != 0 } == true)
         #expect(app.sources.sources.isEmpty)
@@ -251,15 +250,13 @@ final class RunLoopSourceTests {
         #expect(ticks.count == 5)
         // Deadlines are start + n × interval: the fifth tick is not before 100 ms.
         #expect(ticks.last.map { $0 - start >= .milliseconds(100) } == true)
-        display.run(for: .milliseconds(60))
-        #expect(ticks.count == 5)
+        #expect(display.holds(for: .milliseconds(60)) { ticks.count == 5 }, "no tick after the cancel")
         #expect(app.pendingTimerCount == 0)
         // Cancelled from outside, before its first tick.
         var fired = false
         let other = app.schedule(every: .milliseconds(10), startingAfter: .milliseconds(10)) { _ in fired = true }
         other.cancel()
-        display.run(for: .milliseconds(40))
-        #expect(!fired)
+        #expect(display.holds(for: .milliseconds(40)) { !fired })
         #expect(app.pendingTimerCount == 0)
     }
 }

@@ -30,18 +30,13 @@ final class CompositorPresenceTests {
         let getSelectionOwner: UInt8 = 23
         let before = proxy.snapshot
         let claimed = Thread {
-            // The owner's answer leaves the server: the compositor starts at once.
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let now = proxy.snapshot
-                if (now.opcodes[getSelectionOwner] ?? 0) > (before.opcodes[getSelectionOwner] ?? 0),
-                    now.replies > before.replies
-                {
-                    probe.ownSelection(Self.selection)
-                    return
-                }
-                usleep(1000)
+            // The owner's answer leaves the server: the compositor starts at once (the proxy
+            // wakes this thread as each message crosses it).
+            let answered = proxy.wait(timeout: 10) { now in
+                (now.opcodes[getSelectionOwner] ?? 0) > (before.opcodes[getSelectionOwner] ?? 0)
+                    && now.replies > before.replies
             }
+            if answered { probe.ownSelection(Self.selection) }
         }
         claimed.start()
         _ = app.screen.isComposited

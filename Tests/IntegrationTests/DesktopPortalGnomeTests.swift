@@ -78,18 +78,18 @@ struct ReducedMotionTests {
     /// at once: their window never gets an opacity.
     @Test func noTooltipFadesWithThePortalsReducedMotion() throws {
         let portal = try TestPortal(["reduced-motion": "uint32 1"])
+        // No browse mode: each show is a first one, which fades unless motion is reduced.
         let session = try ProgramSession(
             arguments: ["--scene", "sample"], readyView: "text-view", composited: true,
-            environment: portal.environment)
+            environment: portal.environment, resources: "*browseTimeout: 0\n")
         let probe = session.probe
         let (sourceID, text) = SampleSceneTests.texts[2]
         let source = try session.frame(sourceID)
         #expect(wait(timeout: 5) { portal.calls.count == 1 })
-        /// Shows the tooltip as a first one (after the browse timeout) and hides it.
+        /// Shows the tooltip (a first one) and hides it.
         func showAndHide() throws -> UInt {
             session.park()
             try #require(session.waitForNoToolTip())
-            usleep(600_000)  // past the browse timeout: the next show is a first one
             probe.movePointer(to: source.midX, source.midY)
             let tip = try #require(session.waitForToolTip(named: text))
             session.park()

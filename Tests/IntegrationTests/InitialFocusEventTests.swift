@@ -33,7 +33,7 @@ final class InitialFocusEventTests {
         // Three times the initial delay after the map: a keyboard focus would have shown it.
         #expect(!display.run(until: { self.display.app.toolTips.isShowing }, timeout: .milliseconds(300)))
         probe.movePointer(to: 410, 290)  // keys go to the window under the pointer
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.key(0xff09)
         #expect(display.run(until: { self.display.app.toolTips.shownText == "Keep it for later." }))
         #expect(window.focusedView === cart && cart.showsFocusRing && !buy.showsFocusRing)

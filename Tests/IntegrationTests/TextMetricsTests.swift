@@ -88,7 +88,16 @@ final class TextMetricsTests {
                 arabic
             }, application: display.app)
         display.show(window)
-        display.run(for: .milliseconds(50))
+        let probe = display.probe
+        // Painted: both labels show the window's background and dark ink on the screen.
+        #expect(
+            display.run(until: {
+                [mixed, arabic].allSatisfy { label in
+                    guard let frame = label.frameOnScreen else { return false }
+                    let pixels = probe.pixels(Int(frame.minX), Int(frame.minY), Int(frame.width), Int(frame.height))
+                    return pixels.contains(0xf2f2f7) && pixels.contains { $0 < 0x606060 }
+                }
+            }))
         for label in [mixed, arabic] {
             let frame = try #require(label.frameOnScreen)
             #expect(label.frame.height < 2 * fonts.lineHeight, "one line")
@@ -158,8 +167,14 @@ final class TextMetricsTests {
             title: "Shaping", size: Size(width: 320, height: 60), content: HStack(padding: 10) { label },
             application: display.app)
         display.show(window)
-        display.run(for: .milliseconds(50))
         let frame = try #require(label.frameOnScreen)
+        let probe = display.probe
+        // Painted: the window's background and dark ink in the label.
+        #expect(
+            display.run(until: {
+                let pixels = probe.pixels(Int(frame.minX), Int(frame.minY), Int(frame.width), Int(frame.height))
+                return pixels.contains(0xf2f2f7) && pixels.contains { $0 < 0x606060 }
+            }))
         #expect(label.frame.height < 2 * fonts.lineHeight, "one line")
         var inkColumns = Set<Int>()
         for y in Int(frame.minY)..<Int(frame.maxY) {

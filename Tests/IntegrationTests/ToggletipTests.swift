@@ -34,7 +34,7 @@ final class ToggletipTests {
             application: display.app)
         display.show(window)
         probe.movePointer(to: 5, 5)  // keys go to the window under the pointer
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.key(0xff09)  // Tab
         #expect(display.run(until: { window.focusedView === info }))
         probe.key(0x20)  // Space: shows at once, at the view
@@ -69,7 +69,7 @@ final class ToggletipTests {
         let pointer = (Int(frame.midX), Int(frame.maxY) + 16)
         probe.movePointer(to: pointer.0, pointer.1)
         #expect(display.run(until: { self.display.app.toolTips.isShowing == false }))
-        display.run(for: .milliseconds(30))
+        display.settle()  // the pointer's place has reached the application
         probe.key(0xff09)  // Tab → the button
         #expect(display.run(until: { self.mappedToolTip != nil }))
         let tip = try #require(mappedToolTip)

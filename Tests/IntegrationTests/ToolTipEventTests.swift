@@ -53,8 +53,9 @@ final class ToolTipEventTests {
             display.run(for: .milliseconds(8))
         }
         probe.movePointer(to: x, y)
-        display.run(for: .milliseconds(60))
-        #expect(display.app.toolTips.isShowing, "the pointer rests on the tooltip: it stays")
+        #expect(
+            display.holds(for: .milliseconds(60)) { self.display.app.toolTips.isShowing },
+            "the pointer rests on the tooltip: it stays")
         probe.click()
         #expect(display.run(until: { items == 1 }), "the click reached the cart under the tooltip")
         #expect(display.run(until: { self.probe.mappedPopups().isEmpty }), "and the tooltip went")
@@ -79,7 +80,7 @@ final class ToolTipEventTests {
             application: display.app)
         display.show(window)
         probe.movePointer(to: 410, 290)  // keys go to the window under the pointer
-        display.run(for: .milliseconds(20))
+        display.settle()
         // The window opened with Buy focused: Tab moves on to the cart, Shift-Tab comes back.
         probe.key(0xff09)
         #expect(display.run(until: { window.focusedView === cart }))
@@ -90,8 +91,7 @@ final class ToolTipEventTests {
         let covered = tip.intersection(target)
         #expect(!covered.isEmpty, "the focus tooltip covers the cart")
         probe.movePointer(to: Int(covered.midX), Int(covered.midY))
-        display.run(for: .milliseconds(40))
-        #expect(display.app.toolTips.isShowing)
+        #expect(display.holds(for: .milliseconds(40)) { self.display.app.toolTips.isShowing })
         probe.click()
         #expect(display.run(until: { items == 1 }))
         #expect(display.run(until: { !self.display.app.toolTips.isShowing }))
@@ -121,18 +121,17 @@ final class ToolTipEventTests {
         let y = Int(max(tip.minY, b.minY) + 4)
         probe.movePointer(to: x, Int(tip.minY) + 1)
         probe.movePointer(to: x, y)
-        display.run(for: .milliseconds(40))
-        #expect(display.app.toolTips.isShowing)
+        #expect(display.holds(for: .milliseconds(40)) { self.display.app.toolTips.isShowing })
         probe.button(1, down: true)
         #expect(display.run(until: { button.isPressed }), "the press reached the button")
         probe.movePointer(to: 310, 190)
         #expect(display.run(until: { !button.isPressed }), "the drag out reached it")
         probe.button(1, down: false)
-        display.run(for: .milliseconds(50))
+        display.settle()
         #expect(clicks == 0 && !button.isPressed)
         // Pressed and released over it: a click.
         probe.movePointer(to: x, y)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.click()
         #expect(display.run(until: { clicks == 1 }))
     }
@@ -152,8 +151,7 @@ final class ToolTipEventTests {
         #expect(tip.maxY > 52, "most of it lies below the 40 px window")
         probe.movePointer(to: Int(tip.midX), Int(tip.minY) + 2)
         probe.movePointer(to: Int(tip.midX), Int(tip.maxY) - 6)
-        display.run(for: .milliseconds(40))
-        #expect(display.app.toolTips.isShowing)
+        #expect(display.holds(for: .milliseconds(40)) { self.display.app.toolTips.isShowing })
         probe.click()
         #expect(display.run(until: { self.probe.mappedPopups().isEmpty }))
         #expect(display.app.protocolErrorCount == 0)
@@ -195,15 +193,16 @@ final class ToolTipEventTests {
         #expect(display.run(until: { copy.isPressed }))
         probe.button(1, down: false)
         #expect(display.run(until: { copies == 1 }), "its action runs")
-        display.run(for: .milliseconds(50))
-        #expect(probe.mappedPopups().map(\.id) == [tipID], "and the tooltip stays")
+        #expect(
+            display.holds(for: .milliseconds(50)) { self.probe.mappedPopups().map(\.id) == [tipID] },
+            "and the tooltip stays")
     }
 
     @Test func tabFromTheSourceEntersTheTooltipAndEscapeComesBack() throws {
         var copies = 0
         let (icon, copy, window) = copyScene { copies += 1 }
         probe.movePointer(to: 350, 210)  // keys go to the window under the pointer
-        display.run(for: .milliseconds(20))
+        display.settle()
         window.focus(icon, byKeyboard: true)
         probe.key(0xff09)  // Tab: into the tooltip
         #expect(display.run(until: { copy.isFocused }))
@@ -237,28 +236,27 @@ final class ToolTipEventTests {
         let (bx, by) = (Int(frame.minX) + 8, Int(frame.midY))
         let enabledPixel = probe.pixel(bx, by)
         checkout.isEnabled = false
-        display.run(for: .milliseconds(30))
+        #expect(display.run(until: { self.probe.pixel(bx, by) != enabledPixel }), "dimmed")
         let disabledPixel = probe.pixel(bx, by)
-        #expect(enabledPixel != disabledPixel, "dimmed")
         // Lighter: each channel closer to the window's background.
         #expect(
             (disabledPixel & 0xff) > (enabledPixel & 0xff) || (disabledPixel >> 16 & 0xff) > (enabledPixel >> 16 & 0xff)
         )
         // No hover look, no pressed look, no action; the tooltip still shows.
         display.movePointer(to: checkout)
-        display.run(for: .milliseconds(30))
-        #expect(probe.pixel(bx, by) == disabledPixel)
+        #expect(display.holds(for: .milliseconds(30)) { self.probe.pixel(bx, by) == disabledPixel })
         #expect(display.run(until: { self.display.app.toolTips.shownText == "Add an item to your cart to check out." }))
         probe.button(1, down: true)
-        display.run(for: .milliseconds(30))
-        #expect(!checkout.isPressed && probe.pixel(bx, by) == disabledPixel)
+        display.settle()
+        #expect(
+            display.holds(for: .milliseconds(30)) { !checkout.isPressed && self.probe.pixel(bx, by) == disabledPixel })
         probe.button(1, down: false)
-        display.run(for: .milliseconds(30))
+        display.settle()
         #expect(clicks == 0)
         #expect(window.focusedView === first, "a click does not focus it either (the window opened on the first)")
         // Tab goes from the first button to the last.
         probe.movePointer(to: 355, 115)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.key(0xff09)
         #expect(display.run(until: { window.focusedView === last }))
         // Enabled again: it clicks.
@@ -281,22 +279,22 @@ final class ToolTipEventTests {
         display.show(window)
         let frame = try #require(text.frameOnScreen)
         probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.button(1, down: true)
         probe.movePointer(to: Int(frame.maxX) - 10, Int(frame.minY) + 16)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.button(1, down: false)
-        display.run(for: .milliseconds(50))
+        display.settle()
         #expect(text.selectedText.isEmpty && window.focusedView !== text)
         probe.key(0xff09)
         #expect(display.run(until: { window.focusedView === button }), "Tab skips the disabled text view")
         // Enabled, the same drag selects.
         text.isEnabled = true
         probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.button(1, down: true)
         probe.movePointer(to: Int(frame.maxX) - 10, Int(frame.minY) + 16)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.button(1, down: false)
         #expect(display.run(until: { !text.selectedText.isEmpty }))
     }
@@ -319,7 +317,7 @@ final class ToolTipEventTests {
         #expect(window.focusedView === icon)
         #expect(probe.pixel(outside.0, outside.1) == 0xf2f2f7)
         probe.movePointer(to: 355, 135)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.key(0xff09)
         #expect(display.run(until: { window.focusedView === label }), "the plain label is skipped")
         probe.key(0xff09, shift: true)

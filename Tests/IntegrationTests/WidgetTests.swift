@@ -45,7 +45,7 @@ final class WidgetTests {
         probe.button(1, down: true)
         probe.movePointer(to: 230, 110)
         probe.button(1, down: false)
-        display.run(for: .milliseconds(50))
+        display.settle()  // the press and the release have reached the application
         #expect(clicks == 1)
     }
 
@@ -61,7 +61,7 @@ final class WidgetTests {
             application: display.app)
         display.show(window)
         probe.movePointer(to: 5, 5)  // keys go to the window under the pointer
-        display.run(for: .milliseconds(20))
+        display.settle()
         // The window opened with One focused, without a ring; Space presses it all the same.
         #expect(window.focusedView === first && !window.isFocusVisible)
         let frame = try #require(first.frameOnScreen)
@@ -93,8 +93,8 @@ final class WidgetTests {
         #expect(probe.pixel(Int(frame.minX) - 2, Int(frame.midY)) == 0xf2f2f7)
         // A change repaints.
         red.backgroundColor = Color(rgb: 0x0000ff)
-        display.run(for: .milliseconds(30))
-        #expect(probe.pixel(Int(frame.midX), Int(frame.midY)) == 0x0000ff)
+        let probe = self.probe
+        #expect(display.run(until: { probe.pixel(Int(frame.midX), Int(frame.midY)) == 0x0000ff }))
     }
 
     /// Shows a text view 300 wide in a window of its own, at the top left of the screen.
@@ -111,11 +111,11 @@ final class WidgetTests {
         show(text)
         let frame = try #require(text.frameOnScreen)
         probe.movePointer(to: Int(frame.minX) + 9, Int(frame.minY) + 16)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.button(1, down: true)
         for x in stride(from: Int(frame.minX) + 9, through: Int(frame.maxX) - 10, by: 20) {
             probe.movePointer(to: x, Int(frame.minY) + 16)
-            display.run(for: .milliseconds(5))
+            display.settle()
         }
         probe.button(1, down: false)
         #expect(display.run(until: { text.selectedText == "Hello selectable world" }))
@@ -137,7 +137,7 @@ final class WidgetTests {
         let frame = try #require(text.frameOnScreen)
         let y = Int(frame.minY) + 16
         probe.movePointer(to: Int(frame.maxX) - 18, y)
-        display.run(for: .milliseconds(20))
+        display.settle()
         probe.click()
         probe.click()
         #expect(display.run(until: { text.selectedText == "שלום" }))
@@ -145,15 +145,19 @@ final class WidgetTests {
         #expect(rects.count == 1)
         let rect = try #require(rects.first)
         #expect(abs(rect.maxX - (frame.width - text.padding)) < 1, "the highlight ends at the right edge: \(rect)")
-        display.run(for: .milliseconds(30))
         let top = Int(frame.minY + rect.minY) + 1
-        #expect(probe.pixel(Int(frame.minX + rect.midX), top) != 0xffffff, "highlighted over the word")
+        let probe = self.probe
+        #expect(
+            display.run(until: { probe.pixel(Int(frame.minX + rect.midX), top) != 0xffffff }),
+            "highlighted over the word")
         #expect(probe.pixel(Int(frame.minX) + 20, top) == 0xffffff, "nothing highlighted at the left")
         // The leftmost word is the last one read.
         text.selectAll()
         let line = try #require(text.selectionRects.first)
+        // Far from the last presses (past the double-click distance), these two are a new
+        // double click whenever they come.
         probe.movePointer(to: Int(frame.minX + line.minX) + 5, y)
-        display.run(for: .milliseconds(400))
+        display.settle()
         probe.click()
         probe.click()
         #expect(display.run(until: { text.selectedText == "עולם" }))

@@ -64,7 +64,7 @@ final class WindowFrameFitTests {
                 break
             }
             window.hide()
-            display.run(for: .milliseconds(100))
+            display.run(until: { self.probe.info(window.windowID)?.isMapped != true })
         }
         let framed = display.run(until: { self.frame(of: window).map { screen.contains($0) } == true })
         let frame = try #require(self.frame(of: window))

@@ -59,9 +59,9 @@ final class WindowManagerTests {
                 }, timeout: .seconds(2))
             if framed { break }
             window.hide()
-            display.run(for: .milliseconds(100))
+            display.run(until: { self.probe.info(window.windowID)?.isMapped != true })
         }
-        display.run(for: .milliseconds(50))
+        display.settle()
         return (window, buy, cart)
     }
 
@@ -84,8 +84,7 @@ final class WindowManagerTests {
             display.run(for: .milliseconds(8))
         }
         probe.movePointer(to: x, y)
-        display.run(for: .milliseconds(60))
-        #expect(display.app.toolTips.isShowing)
+        #expect(display.holds(for: .milliseconds(60)) { self.display.app.toolTips.isShowing })
         probe.click()
         #expect(display.run(until: { items == 1 }), "the cart got the click, two windows down from the root")
         #expect(display.app.protocolErrorCount == 0)

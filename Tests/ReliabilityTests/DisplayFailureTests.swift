@@ -73,7 +73,7 @@ import X11UI
         app.quitsWhenLastWindowCloses = false
         let window = Window(title: "Doomed", size: Size(width: 100, height: 100), application: app)
         window.show()
-        try app.run(for: .milliseconds(50))
+        #expect(try app.run(until: { window.isVisible }))
         server.stop(abruptly: true)
         #expect(throws: X11UIError.connectionLost(name: server.display)) { try app.run() }
         #expect(app.isConnectionLost)

@@ -5,13 +5,14 @@ import X11TestSupport
 
 /// The fade as the screen shows it under a real compositor (xcompmgr, which honours
 /// `_NET_WM_WINDOW_OPACITY`), on virtual time: between two frames the opacity holds still, so
-/// the test waits until the compositor painted it and reads the pixel in the middle of the
-/// bubble, then moves the clock on.
+/// the test waits until the compositor painted it (a marker changed after it is on the screen)
+/// and reads the pixel in the middle of the bubble, then moves the clock on.
 @Suite(.serialized)
 @MainActor
 final class ToolTipFadeScreenTests {
     let harness: Harness
     let compositor: ChildProcess
+    let marker: CompositorMarker
     let source = block(160, 60, toolTip: "Fading")
     var app: Application { harness.app }
     var probe: ServerProbe { harness.probe }
@@ -22,6 +23,8 @@ final class ToolTipFadeScreenTests {
         compositor = try ChildProcess("/usr/bin/xcompmgr", ["-d", display], environment: ["DISPLAY": display])
         let probe = harness.probe
         _ = wait(timeout: 5) { probe.selectionOwner("_NET_WM_CM_S0") != 0 }
+        // In the corner, clear of the window and its tooltip.
+        marker = try CompositorMarker(probe: probe, x: 632, y: 472)
         // A dark window under the pale bubble: each step of the fade is a clear change.
         harness.show(VStack(padding: 40) { source }, size: Size(width: 400, height: 300)).backgroundColor = Color(
             rgb: 0x203040)
@@ -42,22 +45,12 @@ final class ToolTipFadeScreenTests {
         return sum
     }
 
-    /// The screen's pixel at `point` once the compositor painted something other than `old`
-    /// and then held it for 100 ms (it may paint the frames of a virtual-time step one by one).
-    func repainted(at point: (Int, Int), from old: UInt32) -> UInt32 {
-        var pixel = old
-        _ = wait(timeout: 3) {
-            pixel = probe.pixel(point.0, point.1)
-            return pixel != old
-        }
-        var last = pixel
-        _ = wait(timeout: 3) {
-            usleep(100_000)
-            pixel = probe.pixel(point.0, point.1)
-            defer { last = pixel }
-            return pixel == last
-        }
-        return pixel
+    /// The screen's pixel at `point` once the compositor has painted everything the
+    /// application did so far (every frame of a virtual-time step, which it may paint one by
+    /// one; the harness's steps end once the server has the application's requests).
+    func painted(at point: (Int, Int)) -> UInt32 {
+        #expect(marker.waitForCompositor(), "the compositor paints")
+        return probe.pixel(point.0, point.1)
     }
 
     /// The middle of the bubble on the screen, while a tooltip is on it.
@@ -75,11 +68,11 @@ final class ToolTipFadeScreenTests {
         try #require(app.toolTips.shownText == "Fading")
         let center = try bubbleCenter()
         let beneath = before[center.1 * 640 + center.0]
-        let first = repainted(at: center, from: beneath)
+        let first = painted(at: center)
         harness.wait(50)
-        let middle = repainted(at: center, from: first)
+        let middle = painted(at: center)
         harness.wait(200)
-        let full = repainted(at: center, from: middle)
+        let full = painted(at: center)
         let whole = Self.distance(full, beneath)
         try #require(whole > 150, "the bubble stands out from what is under it: \(full) on \(beneath)")
         let (d1, d2) = (Self.distance(first, beneath), Self.distance(middle, beneath))
@@ -89,11 +82,11 @@ final class ToolTipFadeScreenTests {
         harness.move(to: Point(x: 390, y: 290))
         #expect(!app.toolTips.isShowing)
         harness.wait(60)
-        let fading = repainted(at: center, from: full)
+        let fading = painted(at: center)
         let d3 = Self.distance(fading, beneath)
         #expect(d3 > whole / 4 && d3 < whole * 3 / 4, "halfway out: \(d3) of \(whole)")
         harness.wait(100)
-        #expect(repainted(at: center, from: fading) == beneath, "gone")
+        #expect(painted(at: center) == beneath, "gone")
     }
 
     /// With animations off the first frame the compositor paints is the whole bubble.
@@ -106,9 +99,9 @@ final class ToolTipFadeScreenTests {
         harness.wait(40)
         let center = try bubbleCenter()
         let beneath = before[center.1 * 640 + center.0]
-        let first = repainted(at: center, from: beneath)
-        harness.settle()
-        #expect(first == probe.pixel(center.0, center.1), "no step after the first")
+        let first = painted(at: center)
+        harness.wait(200)  // past a fade's length
+        #expect(first == painted(at: center), "no step after the first")
         #expect(Self.distance(first, beneath) > 150)
     }
 }
