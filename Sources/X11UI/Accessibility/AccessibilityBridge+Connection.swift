@@ -47,18 +47,8 @@ extension AccessibilityBridge {
     /// One warning.
     static func connectionWasLost(_ application: Application, retry: SessionBusRetry) {
         var retry = retry
-        if let connectedAt = retry.connectedAt, MonotonicInstant.now() - connectedAt > SessionBusRetry.stableTime {
-            retry.delay = SessionBusRetry.firstDelay
-        }
-        retry.connectedAt = nil
-        if !retry.warned {
-            retry.warned = true
-            Log.warning(
-                "the accessibility bus connection was lost (the bus went away, or a message on it was over "
-                    + "\(DBusConnection.maximumMessageSize / 1024) KiB); connecting again")
-        }
-        let delay = retry.delay
-        retry.delay = min(delay * 2, SessionBusRetry.longestDelay)
+        if retry.connectionLost() { Log.warning(SessionBusRetry.lostWarning("accessibility bus")) }
+        let delay = retry.nextDelay()
         connect(application, after: delay, retry: retry)
     }
 
@@ -68,8 +58,7 @@ extension AccessibilityBridge {
         guard var retry else { return }
         retry.failures += 1
         guard retry.failures < SessionBusRetry.mostFailures else { return }
-        let delay = retry.delay
-        retry.delay = min(delay * 2, SessionBusRetry.longestDelay)
+        let delay = retry.nextDelay()
         connect(application, after: delay, retry: retry)
     }
 }

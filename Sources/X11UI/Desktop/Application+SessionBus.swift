@@ -48,24 +48,12 @@ extension Application {
         let settings = desktopPortal?.settings ?? PortalAppearanceSettings()
         desktopPortal = nil
         sessionBus = nil
-        var retry = appearanceState.busRetry
-        if let connectedAt = retry.connectedAt, MonotonicInstant.now() - connectedAt > SessionBusRetry.stableTime {
-            retry.delay = SessionBusRetry.firstDelay
-        }
-        retry.connectedAt = nil
-        if !retry.warned {
-            retry.warned = true
-            Log.warning(
-                "the session bus connection was lost (the bus went away, or a message on it was over "
-                    + "\(DBusConnection.maximumMessageSize / 1024) KiB); connecting again")
-        }
-        appearanceState.busRetry = retry
+        if appearanceState.busRetry.connectionLost() { Log.warning(SessionBusRetry.lostWarning("session bus")) }
         scheduleSessionBusRetry(keeping: settings)
     }
 
     private func scheduleSessionBusRetry(keeping settings: PortalAppearanceSettings) {
-        let delay = appearanceState.busRetry.delay
-        appearanceState.busRetry.delay = min(delay * 2, SessionBusRetry.longestDelay)
+        let delay = appearanceState.busRetry.nextDelay()
         schedule(after: delay) { [weak self] in
             guard let self, !self.isClosed, self.sessionBus == nil else { return }
             if let beginning = Self.beginSessionBus() {
@@ -102,7 +90,7 @@ extension Application {
     }
 }
 
-/// When the session bus is connected to again after a loss.
+/// When the session bus, or the accessibility bus, is connected to again after a loss.
 struct SessionBusRetry {
     static let firstDelay = Duration.seconds(1)
     static let longestDelay = Duration.seconds(64)
@@ -116,4 +104,26 @@ struct SessionBusRetry {
     var connectedAt: MonotonicInstant?
     var failures = 0
     var warned = false
+
+    /// The connection was lost: the delays start over after a connection that lasted
+    /// `stableTime`. Whether this is the first loss, the one to warn of.
+    mutating func connectionLost(now: MonotonicInstant = .now()) -> Bool {
+        if let connectedAt, now - connectedAt > Self.stableTime { delay = Self.firstDelay }
+        connectedAt = nil
+        defer { warned = true }
+        return !warned
+    }
+
+    /// The delay before the next try; the one after it is twice as long, up to
+    /// `longestDelay`.
+    mutating func nextDelay() -> Duration {
+        defer { delay = min(delay * 2, Self.longestDelay) }
+        return delay
+    }
+
+    /// The one warning of a lost connection to `bus`.
+    @MainActor static func lostWarning(_ bus: String) -> String {
+        "the \(bus) connection was lost (the bus went away, or a message on it was over "
+            + "\(DBusConnection.maximumMessageSize / 1024) KiB); connecting again"
+    }
 }
