@@ -2,8 +2,12 @@
 #define CDBUS_SHIM_H
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 /* libdbus-1, opened with dlopen when a program starts with a session bus (to read the desktop's
    appearance from its portal) or finds an accessibility bus: linked, it would load into every
@@ -179,6 +183,96 @@ static inline int cdbus_load(struct cdbus *d) {
     }
     d->library = library;
     return 1;
+}
+
+/* A bound on a call that waits in the kernel where nothing else can wake it: libdbus connects
+   its socket itself, blocking, and a Unix socket's connect waits while the listener's queue is
+   full, for as long as the listener never accepts (a shutdown() of the connecting socket does
+   not wake it; a signal does). Any process that names its own socket as a bus can keep that
+   queue full.
+   
+   So the call runs on the calling thread as usual while a second thread waits for the
+   deadline. If the deadline passes first, it sends the calling thread SIGURG, every 20 ms
+   until the call returns: the handler installed for the call's duration does nothing and has
+   no SA_RESTART, so the waiting connect returns EINTR and libdbus gives up on that address.
+   SIGURG is the signal of TCP urgent data, which no X11UI program asks for; the previous
+   handler and signal mask come back as the call returns, and a SIGURG that arrives meanwhile
+   for another reason is lost. */
+struct cdbus_bound {
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    pthread_t caller;
+    int done;
+    int fired;
+    struct timespec deadline;
+};
+
+static inline void cdbus_bound_nothing(int signal) { (void)signal; }
+
+static inline void cdbus_bound_add_ms(struct timespec *time, long ms) {
+    time->tv_sec += ms / 1000;
+    time->tv_nsec += (ms % 1000) * 1000000L;
+    if (time->tv_nsec >= 1000000000L) {
+        time->tv_sec += 1;
+        time->tv_nsec -= 1000000000L;
+    }
+}
+
+static inline void *cdbus_bound_watch(void *data) {
+    struct cdbus_bound *b = (struct cdbus_bound *)data;
+    pthread_mutex_lock(&b->mutex);
+    while (!b->done) {
+        int status = pthread_cond_timedwait(&b->wake, &b->mutex, &b->deadline);
+        if (b->done) break;
+        if (status != ETIMEDOUT) continue;
+        b->fired = 1;
+        pthread_kill(b->caller, SIGURG);  // under the mutex: the call has not returned yet
+        cdbus_bound_add_ms(&b->deadline, 20);
+    }
+    pthread_mutex_unlock(&b->mutex);
+    return NULL;
+}
+
+/* Calls `call(data)` on this thread; once `timeout_ms` have passed, a system call it waits in
+   is interrupted (EINTR), every 20 ms until it returns. Returns 1 when the bound was reached. */
+static inline int cdbus_call_bounded(void (*call)(void *), void *data, long timeout_ms) {
+    struct cdbus_bound b;
+    memset(&b, 0, sizeof b);
+    pthread_mutex_init(&b.mutex, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&b.wake, &attributes);
+    pthread_condattr_destroy(&attributes);
+    b.caller = pthread_self();
+    clock_gettime(CLOCK_MONOTONIC, &b.deadline);
+    cdbus_bound_add_ms(&b.deadline, timeout_ms);
+
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cdbus_bound_nothing;
+    sigemptyset(&action.sa_mask);
+    int handled = sigaction(SIGURG, &action, &previous) == 0;
+    sigset_t urgent, mask;
+    sigemptyset(&urgent);
+    sigaddset(&urgent, SIGURG);
+    int unblocked = handled && pthread_sigmask(SIG_UNBLOCK, &urgent, &mask) == 0;
+
+    pthread_t thread;
+    int watched = handled && pthread_create(&thread, NULL, cdbus_bound_watch, &b) == 0;
+    call(data);
+    pthread_mutex_lock(&b.mutex);
+    b.done = 1;
+    int fired = b.fired;
+    pthread_cond_signal(&b.wake);
+    pthread_mutex_unlock(&b.mutex);
+    if (watched) pthread_join(thread, NULL);
+
+    if (unblocked) pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    if (handled) sigaction(SIGURG, &previous, NULL);
+    pthread_cond_destroy(&b.wake);
+    pthread_mutex_destroy(&b.mutex);
+    return fired;
 }
 
 #endif

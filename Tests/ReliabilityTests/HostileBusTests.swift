@@ -43,6 +43,41 @@ struct HostileBusTests {
         }
     }
 
+    /// A Unix socket whose listen queue is full and stays full: it never accepts, and the
+    /// connections that filled the queue are kept. A blocking connect to it waits for good.
+    final class FullSocket {
+        let path = NSTemporaryDirectory() + "x11ui-full-\(UUID().uuidString.prefix(8))"
+        private let fd: Int32
+        private var fillers: [Int32] = []
+
+        init() throws {
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0, UnixSocket.bind(fd, to: path) == 0, listen(fd, 0) == 0 else {
+                throw XvfbServer.StartError(description: "no socket at \(path)")
+            }
+            while fillers.count < 64 {
+                let filler = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+                let connected = UnixSocket.connect(filler, to: path) == 0
+                guard connected else {
+                    close(filler)
+                    break
+                }
+                fillers.append(filler)
+            }
+            guard !fillers.isEmpty, fillers.count < 64 else {
+                throw XvfbServer.StartError(description: "the listen queue at \(path) did not fill")
+            }
+        }
+
+        deinit {
+            for filler in fillers { close(filler) }
+            close(fd)
+            unlink(path)
+        }
+
+        var address: String { "unix:path=\(path)" }
+    }
+
     /// The demo on its own server, started after `prepare` ran against that server.
     final class Demo {
         let server: XvfbServer
@@ -115,6 +150,29 @@ struct HostileBusTests {
         #expect(wait(timeout: 30) { silent.tookAConnection() }, "the program connected to it")
         #expect(demo.hoverShowsTheTooltip())
         #expect(demo.program.process.isRunning)
+    }
+
+    /// Any X client can name as the accessibility bus a socket whose listen queue it keeps
+    /// full, where libdbus's blocking connect would wait for good: the connect is given up
+    /// after half a second, with one warning, and the program runs on.
+    @Test func anAccessibilityBusThatNeverAcceptsFreezesNothing() throws {
+        let full = try FullSocket()
+        let demo = try Demo(environment: ["DBUS_SESSION_BUS_ADDRESS": ""]) {
+            Self.setRootString($0, "AT_SPI_BUS", full.address)
+        }
+        #expect(wait(timeout: 30) { demo.program.standardError.contains("did not take the connection") })
+        #expect(demo.hoverShowsTheTooltip(), "the hover tooltip shows in its normal time")
+        #expect(demo.program.process.isRunning)
+        #expect(demo.program.standardError.split(separator: "\n").count == 1, "\(demo.program.standardError)")
+    }
+
+    /// The same socket as the session bus: the program starts, and shows its window and its
+    /// tooltips, half a second later at most.
+    @Test func aSessionBusThatNeverAcceptsFreezesNothing() throws {
+        let full = try FullSocket()
+        let demo = try Demo(environment: ["DBUS_SESSION_BUS_ADDRESS": full.address])
+        #expect(demo.hoverShowsTheTooltip())
+        #expect(demo.program.standardError.contains("did not take the connection"), "\(demo.program.standardError)")
     }
 
     /// An accessibility bus address that would run a command (`unixexec:`) is not a socket's:

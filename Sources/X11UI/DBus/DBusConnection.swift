@@ -139,17 +139,55 @@ final class DBusConnection {
         installCallbacks()
     }
 
-    /// A private connection to `address` (a socket connect, no round trip), or nil.
+    /// How long libdbus's connect may wait: a bus accepts at once; a socket whose listen queue
+    /// is kept full (any process can name its own socket as the accessibility bus) would hold
+    /// the program for good.
+    static let connectLimit = Duration.milliseconds(500)
+
+    /// A private connection to `address` (a socket connect, no round trip, at most
+    /// `connectLimit`), or nil.
     private static func open(_ address: String, _ library: UnsafeMutablePointer<cdbus>) -> OpaquePointer? {
         let d = library.pointee
-        var error = cdbus_error()
-        d.error_init(&error)
-        defer { d.error_free(&error) }
-        guard let connection = address.withCString({ d.connection_open_private($0, &error) }) else { return nil }
+        let opening = Opening(address: address, library: library)
+        let limit = connectLimit.components
+        let timedOut = withExtendedLifetime(opening) {
+            cdbus_call_bounded(
+                { data in
+                    guard let data else { return }
+                    Unmanaged<Opening>.fromOpaque(data).takeUnretainedValue().open()
+                }, Unmanaged.passUnretained(opening).toOpaque(),
+                Int(limit.seconds * 1000 + limit.attoseconds / 1_000_000_000_000_000)) != 0
+        }
+        guard let connection = opening.connection else {
+            if timedOut {
+                Log.warning("the bus at \"\(address.prefix(64))\" did not take the connection in time; not used")
+            }
+            return nil
+        }
         // A library never exits: libdbus would call _exit() when the bus goes away.
         d.connection_set_exit_on_disconnect(connection, 0)
         d.connection_set_max_message_size(connection, maximumMessageSize)
         return connection
+    }
+
+    /// What `open` hands to the bounded call, and what the call leaves.
+    private final class Opening: @unchecked Sendable {
+        let address: String
+        let library: UnsafeMutablePointer<cdbus>
+        var connection: OpaquePointer?
+
+        init(address: String, library: UnsafeMutablePointer<cdbus>) {
+            self.address = address
+            self.library = library
+        }
+
+        func open() {
+            let d = library.pointee
+            var error = cdbus_error()
+            d.error_init(&error)
+            defer { d.error_free(&error) }
+            connection = address.withCString { d.connection_open_private($0, &error) }
+        }
     }
 
     var connection: OpaquePointer { raw }
