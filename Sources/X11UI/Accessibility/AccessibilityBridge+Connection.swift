@@ -13,22 +13,16 @@ extension AccessibilityBridge {
     /// the program's life; after a loss, a bus not found or refused is tried again later.
     private static func connect(_ application: Application, after delay: Duration, retry: SessionBusRetry?) {
         application.schedule(after: delay) { [weak application] in
-            guard let application, !application.isClosed, application.accessibility == nil else { return }
+            guard let application = waiting(application) else { return }
             AccessibilityBus.findAddress(for: application) { [weak application] address in
-                guard let application, !application.isClosed, application.accessibility == nil else { return }
-                guard let address else {
-                    tryAgain(application, retry: retry)
-                    return
-                }
+                guard let application = waiting(application) else { return }
+                guard let address else { return tryAgain(application, retry: retry) }
                 DBusConnection.connect(to: address, application: application) { [weak application] bus in
-                    guard let application, !application.isClosed, application.accessibility == nil else {
+                    guard let application = waiting(application) else {
                         bus?.close()
                         return
                     }
-                    guard let bus else {
-                        tryAgain(application, retry: retry)
-                        return
-                    }
+                    guard let bus else { return tryAgain(application, retry: retry) }
                     var connected = retry ?? SessionBusRetry()
                     connected.connectedAt = .now()
                     connected.failures = 0
@@ -37,6 +31,12 @@ extension AccessibilityBridge {
                 }
             }
         }
+    }
+
+    /// `application` while it runs without a link to the accessibility bus, else nil.
+    private static func waiting(_ application: Application?) -> Application? {
+        guard let application, !application.isClosed, application.accessibility == nil else { return nil }
+        return application
     }
 
     /// The bus went away, or dropped the connection (libdbus drops it on a message over
